@@ -1,0 +1,24 @@
+// The interface every engine package implements. Workers hold engines;
+// engines never touch the database or the queue: a job in, a result out.
+import type { EngineName, JobFor } from "./job";
+import type { EngineResultInput } from "./result";
+import type { Outcome, Reproducer } from "./outcome";
+
+export interface EngineRunContext {
+  /** Aborted when the worker shuts down or the job's lock is lost: stop soon, return what you have. */
+  signal: AbortSignal;
+  /** Scratch directory for this job (removed afterwards). */
+  workDir: string;
+  /** Periodic progress (for heartbeats and live stats). */
+  onProgress?: (p: { execs: number; features: number }) => void;
+}
+
+export interface Engine<E extends EngineName = EngineName> {
+  readonly name: E;
+  /** Start-up probe: one execution that must crash and one that must not. Throws FF_ERR_ENGINE_SELFTEST. */
+  selfTest(): Promise<void>;
+  /** Run a job for its budget. Findings and failures are data, not exceptions. */
+  run(job: JobFor<E>, ctx: EngineRunContext): Promise<EngineResultInput>;
+  /** Run one reproducer once and say how it ended. */
+  reproduce(target: { path: string }, repro: Reproducer, ctx: EngineRunContext): Promise<Outcome>;
+}

@@ -1,0 +1,28 @@
+// @fuzzfarm/protocol: job and result types with their runtime schemas,
+// the engine interface, outcomes and stable error codes.
+import { z } from "zod";
+import { FuzzFarmError } from "./errors";
+import { JobPayload } from "./job";
+import { JobResult } from "./result";
+
+export * from "./errors";
+export * from "./outcome";
+export * from "./job";
+export * from "./result";
+export * from "./engine";
+export { InputOptions } from "./options/input";
+export { NodeOptions, NODE_STRATEGIES, type NodeStrategy } from "./options/node";
+export { WasmOptions } from "./options/wasm";
+
+function parseWith<T>(schema: z.ZodType<T>, what: string, value: unknown): T {
+  const r = schema.safeParse(value);
+  if (r.success) return r.data;
+  const first = r.error.issues[0]!;
+  const where = first.path.length ? first.path.join(".") : "(root)";
+  throw new FuzzFarmError("FF_ERR_BAD_JOB", `malformed ${what}: ${where}: ${first.message}`, r.error.issues);
+}
+
+/** Validate a job payload; throws FF_ERR_BAD_JOB with a one-line message naming the first bad field. */
+export const parseJob = (value: unknown): JobPayload => parseWith(JobPayload, "job payload", value);
+/** Validate a job result; throws FF_ERR_BAD_JOB likewise. */
+export const parseResult = (value: unknown): JobResult => parseWith(JobResult, "job result", value);

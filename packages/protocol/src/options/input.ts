@@ -1,0 +1,20 @@
+import { z } from "zod";
+
+/** Options of the coverage-guided input engine (`fuzz(data: Buffer)` targets). */
+export const InputOptions = z.object({
+  /** Largest input the mutators produce, in bytes. Default 4096. */
+  maxLen: z.number().int().min(1).max(1 << 20).default(4096),
+  /** Per-input timeout before the execution counts as a hang, ms. Default 2000. */
+  timeoutMs: z.number().int().min(10).max(600_000).default(2000),
+  /** Heap limit of the executor process, MiB. Default 512. */
+  maxMemoryMb: z.number().int().min(32).max(16384).default(512),
+  /** Use comparison operands / literals of the target as a dictionary. Default true. */
+  dictionary: z.boolean().default(true),
+  /** Use coverage feedback at all (false = uniform random inputs, for comparisons). Default true. */
+  coverageGuided: z.boolean().default(true),
+  /** Havoc stack depth: up to 2^n stacked mutations. Default 4. */
+  havocDepth: z.number().int().min(1).max(8).default(4),
+  /** RNG seed of the mutators for this job. */
+  seed: z.number().int().default(0),
+});
+export type InputOptions = z.infer<typeof InputOptions>;

@@ -1,0 +1,19 @@
+import { z } from "zod";
+
+/** Perturbation strategies of the Node event fuzzer. */
+export const NODE_STRATEGIES = ["none", "shuffle", "delay", "demux", "pct", "mix"] as const;
+export type NodeStrategy = (typeof NODE_STRATEGIES)[number];
+
+/** Options of the Node event-loop engine (owned by packages/engine-node). */
+export const NodeOptions = z.object({
+  strategy: z.enum(NODE_STRATEGIES).default("mix"),
+  /** Strategy parameters (max delay ms, delay probability, PCT depth...). */
+  params: z.record(z.string(), z.number()).default({}),
+  /** First seed of the job; run i uses seedStart + i. */
+  seedStart: z.number().int().default(0),
+  /** Wall-clock limit of one run before it is reported as a hang, ms. Default 10000. */
+  timeoutMs: z.number().int().min(100).max(600_000).default(10_000),
+  /** Program arguments after the script. */
+  args: z.array(z.string()).default([]),
+});
+export type NodeOptions = z.infer<typeof NodeOptions>;

@@ -1,0 +1,18 @@
+import { z } from "zod";
+
+/** Options of the Wasm threads harness (owned by packages/engine-wasm). */
+export const WasmOptions = z.object({
+  /** Generator configuration (threads, depth, features...). */
+  generator: z.record(z.string(), z.unknown()).default({}),
+  /** Perturbation strategy of the runner. */
+  strategy: z.string().default("mix"),
+  /** First generator seed; program i uses seedStart + i. */
+  seedStart: z.number().int().default(0),
+  /** Schedules tried per program. */
+  runsPerProgram: z.number().int().min(1).max(100_000).default(20),
+  /** Directory of a `binaryen` npm package under test, or null for the project's own. */
+  optimizer: z.string().nullable().default(null),
+  /** A shell command `wasm-opt ...` used as the optimizer under test. */
+  optimizerCmd: z.string().nullable().default(null),
+});
+export type WasmOptions = z.infer<typeof WasmOptions>;

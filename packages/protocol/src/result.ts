@@ -1,0 +1,58 @@
+// What a worker sends back for one job (see the flow drawing in job.ts).
+import { z } from "zod";
+import { Finding } from "./outcome";
+import { ENGINE_NAMES, MAX_ARTIFACT_BYTES } from "./job";
+
+/** A new corpus candidate: an input / seed that brought features the job had not seen. */
+export const CorpusCandidate = z.object({
+  data: z.string().max(MAX_ARTIFACT_BYTES),
+  strategy: z.record(z.string(), z.unknown()).default({}),
+  parentId: z.string().optional(),
+  /** Feature keys (coverage counters, race pairs, outcomes, reads-from pairs) first seen with it. */
+  features: z.array(z.string()).max(100_000),
+  execTimeUs: z.number().int().min(0).default(0),
+});
+export type CorpusCandidate = z.infer<typeof CorpusCandidate>;
+
+export const StrategyYield = z.record(
+  z.string(),
+  z.object({ execs: z.number().int(), newFeatures: z.number().int(), findings: z.number().int() }),
+);
+export type StrategyYield = z.infer<typeof StrategyYield>;
+
+/** Why a job could not be run at all (as opposed to a finding in the target). */
+export const JobError = z.object({
+  kind: z.enum(["target-not-found", "target-invalid", "bad-job", "engine-unavailable", "internal"]),
+  message: z.string(),
+});
+export type JobError = z.infer<typeof JobError>;
+
+/** What an engine returns for a job. */
+export const EngineResult = z.object({
+  execs: z.number().int().min(0),
+  /** Wall time the engine spent on the job, ms. */
+  busyMs: z.number().min(0),
+  /** Every feature key the job covered (the coordinator merges them into the campaign's set). */
+  features: z.array(z.string()).max(1_000_000).default([]),
+  /** Number of features of the feature space the job knows about (e.g. total coverage counters). */
+  featureTotal: z.number().int().min(0).default(0),
+  /** istanbul CoverageMapData (JSON) of the target's own code, hit counts of this job. */
+  coverage: z.record(z.string(), z.unknown()).optional(),
+  corpus: z.array(CorpusCandidate).max(10_000).default([]),
+  findings: z.array(Finding).max(1_000).default([]),
+  strategyYield: StrategyYield.default({}),
+  error: JobError.optional(),
+});
+export type EngineResult = z.infer<typeof EngineResult>;
+export type EngineResultInput = z.input<typeof EngineResult>;
+
+export const JobResult = EngineResult.extend({
+  jobId: z.string().min(1),
+  campaignId: z.string().min(1),
+  workerId: z.string().min(1),
+  engine: z.enum(ENGINE_NAMES),
+  kind: z.enum(["fuzz", "replay", "minimize"]).default("fuzz"),
+  startedAt: z.string(),
+  finishedAt: z.string(),
+});
+export type JobResult = z.infer<typeof JobResult>;
