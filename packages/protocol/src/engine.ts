@@ -1,3 +1,5 @@
+// PARALLEL WORK: several engineers share this working tree. Before any git commit or npm install read
+// /work/main/CONTRIBUTING.md (git: commit only your paths under flock; npm: install only under flock).
 // The interface every engine package implements. Workers hold engines;
 // engines never touch the database or the queue: a job in, a result out.
 import type { EngineName, JobFor } from "./job";

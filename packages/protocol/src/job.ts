@@ -1,3 +1,5 @@
+// PARALLEL WORK: several engineers share this working tree. Before any git commit or npm install read
+// /work/main/CONTRIBUTING.md (git: commit only your paths under flock; npm: install only under flock).
 // The job protocol between the coordinator and the workers.
 //
 //   coordinator                       Redis (BullMQ)                    worker

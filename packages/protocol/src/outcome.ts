@@ -1,3 +1,5 @@
+// PARALLEL WORK: several engineers share this working tree. Before any git commit or npm install read
+// /work/main/CONTRIBUTING.md (git: commit only your paths under flock; npm: install only under flock).
 // What one execution of a target ended as. A tagged union, never an
 // exception: engines return it, the coordinator dispatches on `kind`.
 import { z } from "zod";
