@@ -32,7 +32,6 @@ CREATE TABLE "Campaign" (
     "novelty" INTEGER NOT NULL DEFAULT 0,
     "corpusSize" INTEGER NOT NULL DEFAULT 0,
     "coverageMap" JSONB,
-    "features" JSONB NOT NULL DEFAULT '[]',
 
     CONSTRAINT "Campaign_pkey" PRIMARY KEY ("id")
 );
@@ -52,6 +51,16 @@ CREATE TABLE "Job" (
     "error" TEXT,
 
     CONSTRAINT "Job_pkey" PRIMARY KEY ("id")
+);
+
+-- CreateTable
+CREATE TABLE "Feature" (
+    "campaignId" TEXT NOT NULL,
+    "key" TEXT NOT NULL,
+    "jobId" TEXT,
+    "at" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+
+    CONSTRAINT "Feature_pkey" PRIMARY KEY ("campaignId","key")
 );
 
 -- CreateTable
@@ -201,6 +210,9 @@ ALTER TABLE "Campaign" ADD CONSTRAINT "Campaign_targetId_fkey" FOREIGN KEY ("tar
 
 -- AddForeignKey
 ALTER TABLE "Job" ADD CONSTRAINT "Job_campaignId_fkey" FOREIGN KEY ("campaignId") REFERENCES "Campaign"("id") ON DELETE RESTRICT ON UPDATE CASCADE;
+
+-- AddForeignKey
+ALTER TABLE "Feature" ADD CONSTRAINT "Feature_campaignId_fkey" FOREIGN KEY ("campaignId") REFERENCES "Campaign"("id") ON DELETE RESTRICT ON UPDATE CASCADE;
 
 -- AddForeignKey
 ALTER TABLE "CorpusEntry" ADD CONSTRAINT "CorpusEntry_campaignId_fkey" FOREIGN KEY ("campaignId") REFERENCES "Campaign"("id") ON DELETE RESTRICT ON UPDATE CASCADE;

@@ -1,0 +1,77 @@
+// Targets, campaigns and job rows.
+import type { Db } from "./client";
+import { FuzzFarmError, type EngineName } from "@fuzzfarm/protocol";
+
+export interface TargetInput {
+  name: string;
+  engine: EngineName;
+  path: string;
+  version?: string;
+}
+
+export async function upsertTarget(db: Db, t: TargetInput) {
+  const version = t.version ?? "unversioned";
+  return db.prisma.target.upsert({
+    where: { name_version: { name: t.name, version } },
+    create: { name: t.name, engine: t.engine, path: t.path, version },
+    update: { path: t.path, engine: t.engine },
+  });
+}
+
+export interface CampaignInput {
+  targetId: string;
+  engine: EngineName;
+  config: Record<string, unknown>;
+  deadline: Date;
+}
+
+export async function createCampaign(db: Db, c: CampaignInput) {
+  return db.prisma.campaign.create({
+    data: { targetId: c.targetId, engine: c.engine, config: c.config as object, deadline: c.deadline },
+  });
+}
+
+export async function getCampaign(db: Db, id: string) {
+  const c = await db.prisma.campaign.findUnique({ where: { id }, include: { target: true } });
+  if (!c) throw new FuzzFarmError("FF_ERR_NOT_FOUND", `no campaign ${id}`);
+  return c;
+}
+
+export async function runningCampaigns(db: Db) {
+  return db.prisma.campaign.findMany({ where: { status: "running" }, include: { target: true } });
+}
+
+export async function endCampaign(db: Db, id: string, status: "completed" | "stopped" | "failed") {
+  await db.prisma.campaign.updateMany({ where: { id, status: "running" }, data: { status, endedAt: new Date() } });
+}
+
+/** Reserve `n` job sequence numbers atomically; returns the first. */
+export async function reserveJobSeq(db: Db, campaignId: string, n: number): Promise<number> {
+  const c = await db.prisma.campaign.update({ where: { id: campaignId }, data: { jobSeq: { increment: n } }, select: { jobSeq: true } });
+  return c.jobSeq - n;
+}
+
+export interface JobRowInput {
+  id: string;
+  campaignId: string;
+  kind: string;
+  payload: unknown;
+}
+
+/** Insert job rows; re-inserting the same id is a no-op (enqueue is idempotent). */
+export async function insertJobs(db: Db, jobs: JobRowInput[]): Promise<void> {
+  if (!jobs.length) return;
+  await db.prisma.job.createMany({
+    data: jobs.map((j) => ({ id: j.id, campaignId: j.campaignId, kind: j.kind, payload: j.payload as object })),
+    skipDuplicates: true,
+  });
+}
+
+/** Jobs of a campaign not yet done: the coordinator re-enqueues them after a restart (BullMQ dedups by id). */
+export async function openJobs(db: Db, campaignId: string) {
+  return db.prisma.job.findMany({ where: { campaignId, status: "queued" }, orderBy: { queuedAt: "asc" } });
+}
+
+export async function markJobFailed(db: Db, jobId: string, error: string): Promise<void> {
+  await db.prisma.job.updateMany({ where: { id: jobId, status: "queued" }, data: { status: "failed", error, finishedAt: new Date() } });
+}

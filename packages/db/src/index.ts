@@ -1,0 +1,8 @@
+// @fuzzfarm/db: the only package that imports the Prisma client.
+// Test helpers live behind the "./testing" export.
+export { createDb, pingDb, redactUrl, type Db, type DbOptions, type Prisma } from "./client";
+export { migrate, ensureDatabase, pendingMigrations, migrationNames, prismaCliEnv, type MigrateOptions } from "./migrate";
+export * from "./campaigns";
+export * from "./crashes";
+export * from "./results";
+export * from "./workers";
