@@ -1,21 +1,27 @@
-// The farm's three queues:
-//   jobs         fuzz jobs (coordinator -> workers)
-//   maintenance  replay and minimize jobs, kept apart so they never starve fuzzing
-//   results      job results (workers -> coordinator), persisted exactly once by job id
+// The farm's queues:
+//   jobs-<engine>         fuzz jobs (coordinator -> workers); a worker listens only to
+//                         the engines it has, which is how it advertises them
+//   maintenance-<engine>  replay and minimize jobs, kept apart so they never starve fuzzing
+//   results               job results (workers -> coordinator), persisted exactly once by job id
 import { Queue, type ConnectionOptions } from "bullmq";
 import type { Redis } from "ioredis";
-import type { JobPayload, JobResult } from "@fuzzfarm/protocol";
+import { ENGINE_NAMES, type EngineName, type JobPayload, type JobResult } from "@fuzzfarm/protocol";
 import { connect, type RedisConfig } from "./connection";
 
-export const QUEUE_NAMES = { jobs: "jobs", maintenance: "maintenance", results: "results" } as const;
+export const jobQueueName = (engine: EngineName, kind: "fuzz" | "maintenance") => `${kind === "fuzz" ? "jobs" : "maintenance"}-${engine}`;
+export const RESULTS_QUEUE = "results";
 export const DEFAULT_PREFIX = "fuzzfarm";
 
 export interface FarmQueues {
   connection: Redis;
   prefix: string;
-  jobs: Queue<JobPayload>;
-  maintenance: Queue<JobPayload>;
+  /** Fuzz-job queue per engine. */
+  jobs: Record<EngineName, Queue<JobPayload>>;
+  /** Replay / minimize queue per engine. */
+  maintenance: Record<EngineName, Queue<JobPayload>>;
   results: Queue<JobResult>;
+  /** Every queue, for dashboards. */
+  all(): Queue[];
   close(): Promise<void>;
 }
 
@@ -24,17 +30,21 @@ export function openQueues(cfg: RedisConfig): FarmQueues {
   connection.on("error", () => {});
   const prefix = cfg.prefix ?? DEFAULT_PREFIX;
   const opts = { connection: connection as ConnectionOptions, prefix };
-  const jobs = new Queue<JobPayload>(QUEUE_NAMES.jobs, opts);
-  const maintenance = new Queue<JobPayload>(QUEUE_NAMES.maintenance, opts);
-  const results = new Queue<JobResult>(QUEUE_NAMES.results, opts);
+  const perEngine = (kind: "fuzz" | "maintenance") =>
+    Object.fromEntries(ENGINE_NAMES.map((e) => [e, new Queue<JobPayload>(jobQueueName(e, kind), opts)])) as Record<EngineName, Queue<JobPayload>>;
+  const jobs = perEngine("fuzz");
+  const maintenance = perEngine("maintenance");
+  const results = new Queue<JobResult>(RESULTS_QUEUE, opts);
+  const all = () => [...Object.values(jobs), ...Object.values(maintenance), results] as Queue[];
   return {
     connection,
     prefix,
     jobs,
     maintenance,
     results,
+    all,
     async close() {
-      await Promise.all([jobs.close(), maintenance.close(), results.close()]);
+      await Promise.all(all().map((q) => q.close()));
       connection.disconnect();
     },
   };
@@ -42,7 +52,7 @@ export function openQueues(cfg: RedisConfig): FarmQueues {
 
 /** Enqueue a job; its id is the BullMQ job id, so enqueueing the same job twice is a no-op. */
 export async function enqueueJob(q: FarmQueues, job: JobPayload): Promise<void> {
-  const queue = job.kind === "fuzz" ? q.jobs : q.maintenance;
+  const queue = (job.kind === "fuzz" ? q.jobs : q.maintenance)[job.engine];
   await queue.add(job.kind, job, {
     jobId: job.jobId,
     attempts: 3,
@@ -71,11 +81,13 @@ export interface QueueDepth {
   completed: number;
 }
 
-export async function queueDepths(q: FarmQueues): Promise<Record<keyof typeof QUEUE_NAMES, QueueDepth>> {
+/** Depth of every queue by name (jobs-input, maintenance-node, results...). */
+export async function queueDepths(q: FarmQueues): Promise<Record<string, QueueDepth>> {
   const one = async (queue: Queue) => {
     const c = await queue.getJobCounts("waiting", "active", "delayed", "failed", "completed", "prioritized");
     return { waiting: (c.waiting ?? 0) + (c.prioritized ?? 0), active: c.active ?? 0, delayed: c.delayed ?? 0, failed: c.failed ?? 0, completed: c.completed ?? 0 };
   };
-  const [jobs, maintenance, results] = await Promise.all([one(q.jobs), one(q.maintenance), one(q.results)]);
-  return { jobs, maintenance, results };
+  const queues = q.all();
+  const depths = await Promise.all(queues.map(one));
+  return Object.fromEntries(queues.map((queue, i) => [queue.name, depths[i]!]));
 }
