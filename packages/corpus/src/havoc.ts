@@ -1,0 +1,54 @@
+// Havoc: stack several random mutations on one input (AFL's havoc stage).
+// The stack height is 2^k for k uniform in [0, depth], so most children are
+// near their parent (1-2 changes) while some jump far. Mutators that cannot
+// apply (no dictionary, nothing to splice with) are skipped, not counted.
+import type { Rng } from "./rng";
+import { MUTATORS, insertBytes, type Mutator } from "./mutators/index";
+
+export interface HavocOptions {
+  /** Stack height is 2^k, k uniform in [0, depth]. Default 4 (1..16 mutations). */
+  depth?: number;
+  /** Largest output length. Default 4096. */
+  maxLen?: number;
+  /** Tokens for the dictionary mutators; none disables them. */
+  dictionary?: readonly Uint8Array[];
+  /** Other corpus entries for splicing; none disables splicing. */
+  corpus?: readonly Uint8Array[];
+  /** Mutators to draw from. Default: all of MUTATORS. */
+  mutators?: readonly Mutator[];
+}
+
+export interface HavocResult {
+  data: Uint8Array;
+  /** Names of the mutations applied, in order (repeats kept). */
+  applied: string[];
+}
+
+export function havoc(input: Uint8Array, rng: Rng, opts: HavocOptions = {}): HavocResult {
+  const ctx = { maxLen: opts.maxLen ?? 4096, dictionary: opts.dictionary, corpus: opts.corpus };
+  const pool = opts.mutators ?? MUTATORS;
+  const stack = 1 << rng.int((opts.depth ?? 4) + 1);
+  const applied: string[] = [];
+  let data = input;
+  // A few extra attempts so a stack of no-ops (e.g. on an empty input) still changes something.
+  for (let tries = 0; applied.length < stack && tries < stack * 4; tries++) {
+    const m = rng.pick(pool);
+    const out = m.mutate(data, rng, ctx);
+    if (out === data) continue;
+    data = out;
+    applied.push(m.name);
+  }
+  if (applied.length === 0) {
+    // Nothing applied (an empty input and only non-growing picks): grow it.
+    const out = insertBytes.mutate(data, rng, ctx);
+    if (out !== data) (data = out), applied.push(insertBytes.name);
+  }
+  return { data, applied };
+}
+
+/** Uniform random bytes of a uniform random length in [0, maxLen]: the unguided baseline. */
+export function randomInput(rng: Rng, maxLen: number): Uint8Array {
+  const out = new Uint8Array(rng.int(maxLen + 1));
+  for (let i = 0; i < out.length; i++) out[i] = rng.int(256);
+  return out;
+}
