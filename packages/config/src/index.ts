@@ -30,6 +30,12 @@ export const ConfigSchema = z.object({
   jobSeconds: z.coerce.number().min(0.2).max(3600).default(5),
   /** BullMQ lock duration of a job, ms; a killed worker's job runs again elsewhere after it. Default 30000. */
   lockMs: z.coerce.number().int().min(1000).default(30_000),
+  /** Engines a worker loads (comma-separated in env). Default all: input,node,wasm. */
+  engines: z
+    .preprocess((v) => (typeof v === "string" ? v.split(",").map((s) => s.trim()).filter(Boolean) : v), z.array(z.enum(["input", "node", "wasm"])).min(1))
+    .default(["input", "node", "wasm"]),
+  /** Skip the engines' start-up probes in workers (tests starting many workers). Default false. */
+  skipSelfTest: z.preprocess((v) => (typeof v === "string" ? v === "1" || v === "true" : v), z.boolean()).default(false),
 });
 export type Config = Readonly<z.infer<typeof ConfigSchema>>;
 export type ConfigInput = z.input<typeof ConfigSchema>;
@@ -48,6 +54,8 @@ const ENV: Record<string, keyof ConfigInput> = {
   FUZZFARM_WORKER_TOKEN: "workerToken",
   FUZZFARM_JOB_SECONDS: "jobSeconds",
   FUZZFARM_LOCK_MS: "lockMs",
+  FUZZFARM_ENGINES: "engines",
+  FUZZFARM_SKIP_SELFTEST: "skipSelfTest",
 };
 
 export interface LoadConfigOptions {

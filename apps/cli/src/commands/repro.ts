@@ -1,0 +1,55 @@
+// `fuzzfarm repro <bucket>`: replay a bucket's reproducer locally with its
+// engine and say whether the same crash came back (exit 0 yes, 1 no).
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { getBucket } from "@fuzzfarm/db";
+import { FuzzFarmError, Reproducer, findingKind, type EngineName, type Outcome } from "@fuzzfarm/protocol";
+import { loadEngines } from "@fuzzfarm/worker";
+import { chooseBucket, crashState } from "@fuzzfarm/triage";
+import type { Config } from "@fuzzfarm/config";
+import { openFarm, REPO_ROOT } from "../context";
+
+export async function reproCommand(id: string, f: { runs?: number; json?: boolean }, config: Config, out = process.stdout): Promise<number> {
+  const farm = await openFarm(config);
+  let bucket;
+  try {
+    bucket = await getBucket(farm.db, id);
+  } finally {
+    await farm.close();
+  }
+  if (!bucket) throw new FuzzFarmError("FF_ERR_NOT_FOUND", `no bucket ${id}`);
+  const report = bucket.reports[0];
+  if (!report) throw new FuzzFarmError("FF_ERR_NOT_FOUND", `bucket ${id} has no report to replay`);
+  const repro = Reproducer.parse((report.artifact as { reproducer?: unknown }).reproducer);
+  const { engines, missing } = await loadEngines([repro.engine as EngineName]);
+  if (!engines[0]) throw new FuzzFarmError("FF_ERR_ENGINE_UNAVAILABLE", `engine ${repro.engine} unavailable: ${missing[0]?.why}`);
+  const runs = f.runs ?? 1;
+  let hits = 0;
+  const outcomes: Outcome[] = [];
+  const workDir = await mkdtemp(join(tmpdir(), "ffrepro-"));
+  try {
+    for (let i = 0; i < runs; i++) {
+      const o = await engines[0].reproduce({ path: bucket.target.path }, repro, { signal: new AbortController().signal, workDir });
+      outcomes.push(o);
+      if (sameBug(o, bucket)) hits++;
+    }
+  } finally {
+    await rm(workDir, { recursive: true, force: true });
+  }
+  const verdict = hits > 0 ? "reproduced" : "did not reproduce";
+  if (f.json) out.write(`${JSON.stringify({ bucketId: id, runs, reproduced: hits, outcomes: outcomes.map((o) => (o.kind === "ok" ? "ok" : `${findingKind(o)}: ${o.message}`)) })}\n`);
+  else {
+    out.write(`bucket ${id} (${bucket.kind}: ${bucket.title}): ${verdict} in ${hits}/${runs} run(s)\n`);
+    const last = outcomes[outcomes.length - 1];
+    if (last && last.kind !== "ok") out.write(`${last.stack.split("\n").slice(0, 10).join("\n")}\n`);
+  }
+  return hits > 0 ? 0 : 1;
+}
+
+function sameBug(o: Outcome, b: { id: string; kind: string; signature: string; frames: unknown; title: string }): boolean {
+  if (o.kind === "ok" || findingKind(o) !== b.kind) return false;
+  const state = crashState(o, { rootDir: REPO_ROOT });
+  if (state.signature === b.signature) return true;
+  return chooseBucket(state, [{ id: b.id, signature: b.signature, kind: b.kind, frames: b.frames as never, normalizedMessage: b.title }]).bucketId === b.id;
+}

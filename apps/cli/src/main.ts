@@ -1,0 +1,143 @@
+// fuzzfarm: the command line. Commands are thin: they parse flags, load the
+// config once and call packages. Exit codes: 0 ok, 1 findings, 2 usage or
+// infrastructure error (one line on stderr).
+import { Command, CommanderError, Option } from "commander";
+import { oneLine } from "@fuzzfarm/protocol";
+import { configFrom, type GlobalFlags } from "./context";
+
+const program = new Command("fuzzfarm")
+  .description("A distributed, coverage-guided fuzzing farm for concurrency and ordering bugs")
+  .option("--config <file>", "config file (default ./fuzzfarm.config.json)")
+  .option("--redis-url <url>", "Redis URL (env FUZZFARM_REDIS_URL / REDIS_URL)")
+  .option("--database-url <url>", "PostgreSQL URL (env FUZZFARM_DATABASE_URL / DATABASE_URL)")
+  .option("--prefix <name>", "queue key prefix (env FUZZFARM_QUEUE_PREFIX)")
+  .exitOverride()
+  .showHelpAfterError();
+
+let exitCode = 0;
+const g = () => program.opts<GlobalFlags>();
+const run = (fn: () => Promise<number>) => async () => {
+  exitCode = await fn();
+};
+
+program
+  .command("up")
+  .description("start missing services (Redis, PostgreSQL), migrate, run coordinator + dashboard + local workers")
+  .option("--workers <n>", "local workers (default: one per core)", Number)
+  .option("--port <port>", "dashboard port (default 8377)", Number)
+  .option("--host <host>", "dashboard address (default 127.0.0.1)")
+  .option("--demo", "also start a campaign on the bundled example examples/input/eight-bytes.js")
+  .option("--demo-time <seconds>", "length of the demo campaign", Number, 120)
+  .action((o) => run(async () => (await import("./commands/up")).upCommand(o, configFrom(g(), { workers: o.workers, httpPort: o.port, httpHost: o.host })))());
+
+program
+  .command("worker")
+  .description("join a farm as a worker (needs only REDIS_URL)")
+  .option("--engines <list>", "engines to load, comma-separated (default input,node,wasm)")
+  .option("--concurrency <n>", "jobs at once in this process", Number, 1)
+  .action((o) => run(async () => (await import("./commands/worker")).workerCommand(o, configFrom(g(), { engines: o.engines })))());
+
+program
+  .command("fuzz <target>")
+  .description("run a fuzzing campaign on a target and report its buckets")
+  .addOption(new Option("--engine <engine>", "engine (default: inferred from the target)").choices(["input", "node", "wasm"]))
+  .option("--time <duration>", "campaign length, e.g. 60s, 5m", "60s")
+  .option("--workers <n>", "local workers (default: one per core; 0 = remote workers only)", Number)
+  .option("--job-seconds <duration>", "work per job")
+  .option("--runs-per-job <n>", "runs per job (node / wasm engines)", Number)
+  .option("-o, --option <key=value...>", "engine option, e.g. -o timeoutMs=500 -o strategy=pct -o params.depth=3")
+  .option("--target-version <v>", "target version (default: git sha of the target's directory)")
+  .option("--json", "print one JSON summary when the campaign ends")
+  .action((target, o) => run(async () => (await import("./commands/fuzz")).fuzzCommand(target, o, configFrom(g())))());
+
+program
+  .command("status")
+  .description("campaigns, workers and queue depth")
+  .option("--all", "all campaigns, not only running / recent ones")
+  .option("--json", "JSON output")
+  .action((o) => run(async () => (await import("./commands/status")).statusCommand(o, configFrom(g())))());
+
+program
+  .command("buckets")
+  .description("list crash buckets")
+  .option("--kind <kind>", "uncaught | rejection | exit | signal | oom | hang | oracle")
+  .option("--status <status>", "new | confirmed | fixed | regressed | ignored")
+  .option("--campaign <id>", "only buckets seen by this campaign")
+  .addOption(new Option("--sort <key>", "order").choices(["count", "last", "first"]).default("count"))
+  .option("--limit <n>", "at most n rows", Number, 100)
+  .option("--json", "JSON output")
+  .action((o) => run(async () => (await import("./commands/buckets")).bucketsCommand(o, configFrom(g())))());
+
+const bucket = program.command("bucket").description("one bucket: show, merge, split, status, note");
+bucket
+  .command("show <id>", { isDefault: true })
+  .description("the whole story of a bucket")
+  .option("--json", "JSON output")
+  .action((id, o) => run(async () => (await import("./commands/buckets")).bucketShowCommand(id, o, configFrom(g())))());
+bucket
+  .command("merge <into> <from...>")
+  .description("merge buckets <from...> into <into>")
+  .action((into, from) => run(async () => (await import("./commands/triage")).mergeCommand(into, from, configFrom(g())))());
+bucket
+  .command("split <id> <reportIds...>")
+  .description("move reports out of a bucket into a new one")
+  .action((id, reports) => run(async () => (await import("./commands/triage")).splitCommand(id, reports, configFrom(g())))());
+bucket
+  .command("status <id> <status>")
+  .description("set status: new | confirmed | fixed | regressed | ignored")
+  .action((id, status) => run(async () => (await import("./commands/triage")).statusSetCommand(id, status, configFrom(g())))());
+bucket
+  .command("note <id> <text...>")
+  .description("attach a note")
+  .action((id, text) => run(async () => (await import("./commands/triage")).noteCommand(id, text.join(" "), configFrom(g())))());
+
+program
+  .command("repro <bucket>")
+  .description("replay a bucket's reproducer and say whether it reproduced (exit 0 yes, 1 no)")
+  .option("--runs <n>", "replays", Number, 1)
+  .option("--json", "JSON output")
+  .action((id, o) => run(async () => (await import("./commands/repro")).reproCommand(id, o, configFrom(g())))());
+
+program
+  .command("node")
+  .description("run a Node.js program under a perturbed event loop (fuzzfarm node --help)")
+  .helpOption(false)
+  .allowUnknownOption()
+  .allowExcessArguments()
+  .argument("[args...]")
+  .action((args: string[]) => run(async () => (await import("@fuzzfarm/engine-node")).runNodeCli(args))());
+
+program
+  .command("wasm")
+  .description("Wasm threads harness: litmus, gen, run (fuzzfarm wasm --help)")
+  .helpOption(false)
+  .allowUnknownOption()
+  .allowExcessArguments()
+  .argument("[args...]")
+  .action((args: string[]) => run(async () => (await import("@fuzzfarm/engine-wasm")).runWasmCli(args))());
+
+async function main(argv: string[]): Promise<number> {
+  // `node` and `wasm` pass everything after them through untouched (their own flags, `--`, the script's args).
+  const i = argv.findIndex((a) => a === "node" || a === "wasm");
+  const firstCmd = argv.findIndex((a) => !a.startsWith("-"));
+  if (i >= 0 && i === firstCmd) {
+    const rest = argv.slice(i + 1);
+    if (argv[i] === "node") return (await import("@fuzzfarm/engine-node")).runNodeCli(rest);
+    return (await import("@fuzzfarm/engine-wasm")).runWasmCli(rest);
+  }
+  try {
+    await program.parseAsync(argv, { from: "user" });
+    return exitCode;
+  } catch (e) {
+    if (e instanceof CommanderError) return e.exitCode === 0 ? 0 : 2;
+    throw e;
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (e) => {
+    process.stderr.write(`fuzzfarm: ${oneLine(e)}\n`);
+    process.exit(2);
+  },
+);

@@ -1,0 +1,43 @@
+// fuzzfarm coordinator process (for deployments that run it apart from the
+// workers): coordinator + dashboard, services must already be up; migrations
+// are applied at start (idempotent).
+import { randomBytes } from "node:crypto";
+import { fileURLToPath } from "node:url";
+import { loadConfig } from "@fuzzfarm/config";
+import { oneLine } from "@fuzzfarm/protocol";
+import { createDb, pingDb } from "@fuzzfarm/db";
+import { openQueues, pingRedis } from "@fuzzfarm/queue";
+import { ensureServices } from "@fuzzfarm/services";
+import { startCoordinator } from "@fuzzfarm/coordinator";
+import { buildApp } from "@fuzzfarm/web";
+
+const REPO_ROOT = fileURLToPath(new URL("../../..", import.meta.url));
+
+async function main() {
+  const config = loadConfig();
+  const log = (l: string) => console.error(`[coordinator] ${l}`);
+  await pingRedis(config.redisUrl);
+  await ensureServices({ redisUrl: config.redisUrl, databaseUrl: config.databaseUrl, dataDir: config.dataDir, path: process.env.PATH ?? "", repoRoot: REPO_ROOT, start: false, log });
+  const db = createDb({ url: config.databaseUrl });
+  await pingDb(db);
+  const queues = openQueues({ url: config.redisUrl, prefix: config.queuePrefix });
+  const coordinator = await startCoordinator({ db, queues, redisUrl: config.redisUrl, rootDir: REPO_ROOT, log });
+  const adminToken = config.adminToken ?? randomBytes(18).toString("base64url");
+  const app = await buildApp({ db, queues, redisUrl: config.redisUrl, prefix: config.queuePrefix, adminToken, workerToken: config.workerToken, dataDir: config.dataDir });
+  log(`dashboard on ${await app.listen({ host: config.httpHost, port: config.httpPort })}`);
+  if (!config.adminToken) log(`admin token (set FUZZFARM_ADMIN_TOKEN to fix it): ${adminToken}`);
+  const bye = async () => {
+    await coordinator.stop();
+    await app.close();
+    await queues.close();
+    await db.close();
+    process.exit(0);
+  };
+  process.once("SIGTERM", bye);
+  process.once("SIGINT", bye);
+}
+
+main().catch((e) => {
+  console.error(`fuzzfarm coordinator: ${oneLine(e)}`);
+  process.exit(2);
+});

@@ -1,0 +1,30 @@
+// fuzzfarm worker process: joins a farm given its Redis URL (FUZZFARM_REDIS_URL / REDIS_URL).
+import { loadConfig } from "@fuzzfarm/config";
+import { oneLine } from "@fuzzfarm/protocol";
+import { startWorker, loadEngines } from "@fuzzfarm/worker";
+
+async function main() {
+  const config = loadConfig();
+  const { engines, missing } = await loadEngines([...config.engines]);
+  for (const m of missing) console.error(`fuzzfarm worker: engine ${m.name} unavailable: ${m.why}`);
+  if (!engines.length) throw new Error("no engine could be loaded");
+  const w = await startWorker({
+    redisUrl: config.redisUrl,
+    prefix: config.queuePrefix,
+    engines,
+    lockMs: config.lockMs,
+    skipSelfTest: config.skipSelfTest,
+    log: (l) => console.error(`[worker ${process.pid}] ${l}`),
+  });
+  const bye = async () => {
+    await w.stop().catch(() => {});
+    process.exit(0);
+  };
+  process.once("SIGTERM", bye);
+  process.once("SIGINT", bye);
+}
+
+main().catch((e) => {
+  console.error(`fuzzfarm worker: ${oneLine(e)}`);
+  process.exit(2);
+});

@@ -1,0 +1,4 @@
+// @fuzzfarm/coordinator: campaign supervision, job planning and result application.
+export { startCoordinator, type Coordinator, type CoordinatorOptions, type NewCampaign, type ResultApplied } from "./coordinator";
+export { PLANNERS, type CampaignPlanConfig } from "./planners/index";
+export { nudgeNumbers } from "./planners/nudge";

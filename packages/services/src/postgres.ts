@@ -1,0 +1,77 @@
+// Make sure PostgreSQL answers: if not and the URL points at this machine,
+// start the Debian cluster (pg_ctlcluster) if there is one, else initdb a
+// private cluster under <dataDir>/postgres and run it with pg_ctl (as the
+// `postgres` user when we are root: PostgreSQL refuses to run as root).
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, chownSync } from "node:fs";
+import { join } from "node:path";
+import pg from "pg";
+import { FuzzFarmError, oneLine } from "@fuzzfarm/protocol";
+import { which, postgresBinDirs } from "./which";
+import { isLocal, waitFor, type EnsureOptions, type EnsureResult } from "./common";
+
+async function pingPg(url: string): Promise<void> {
+  const admin = new URL(url);
+  admin.pathname = "/postgres";
+  const c = new pg.Client({ connectionString: admin.toString(), connectionTimeoutMillis: 1500 });
+  try {
+    await c.connect();
+    await c.query("SELECT 1");
+  } finally {
+    await c.end().catch(() => {});
+  }
+}
+
+function run(cmd: string, args: string[], asPostgres: boolean) {
+  const full = asPostgres ? ["runuser", ["-u", "postgres", "--", cmd, ...args]] : [cmd, args];
+  return spawnSync(full[0] as string, full[1] as string[], { encoding: "utf8" });
+}
+
+export async function ensurePostgres(url: string, o: EnsureOptions): Promise<EnsureResult> {
+  try {
+    await pingPg(url);
+    return { started: false, how: "already running" };
+  } catch (first) {
+    const u = new URL(url);
+    if (!isLocal(u.hostname)) throw new FuzzFarmError("FF_ERR_DB_DOWN", `PostgreSQL at ${u.host} does not answer: ${oneLine(first)}`);
+    const port = u.port || "5432";
+    const root = process.getuid?.() === 0;
+    let how: string;
+    const ctlcluster = which("pg_ctlcluster", o.path);
+    const clusters = existsSync("/etc/postgresql") ? readdirSync("/etc/postgresql") : [];
+    if (ctlcluster && clusters.length) {
+      const r = spawnSync(ctlcluster, ["--skip-systemctl-redirect", clusters.sort().pop()!, "main", "start"], { encoding: "utf8" });
+      if (r.status !== 0 && !/already running/.test(r.stderr)) throw new FuzzFarmError("FF_ERR_SERVICE_START", `pg_ctlcluster failed: ${r.stderr.trim().split("\n")[0]}`);
+      how = `started the system cluster with pg_ctlcluster`;
+    } else {
+      const initdb = which("initdb", o.path, postgresBinDirs());
+      const pgctl = which("pg_ctl", o.path, postgresBinDirs());
+      if (!initdb || !pgctl)
+        throw new FuzzFarmError(
+          "FF_ERR_SERVICE_START",
+          `PostgreSQL at ${u.host} does not answer and no server is installed: apt-get install postgresql, or docker compose -f infra/docker-compose.yml up -d postgres`,
+        );
+      const dir = join(o.dataDir, "postgres");
+      if (!existsSync(join(dir, "PG_VERSION"))) {
+        mkdirSync(dir, { recursive: true });
+        if (root) chownSync(dir, uidOf("postgres"), uidOf("postgres"));
+        const r = run(initdb, ["-D", dir, "-U", "postgres", "--auth=trust"], root);
+        if (r.status !== 0) throw new FuzzFarmError("FF_ERR_SERVICE_START", `initdb failed: ${r.stderr.trim().split("\n")[0]}`);
+      }
+      const r = run(pgctl, ["-D", dir, "-l", join(dir, "server.log"), "-o", `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1`, "start"], root);
+      if (r.status !== 0) throw new FuzzFarmError("FF_ERR_SERVICE_START", `pg_ctl start failed: ${r.stderr.trim().split("\n")[0]}`);
+      how = `started a private cluster in ${dir} on port ${port}`;
+    }
+    await waitFor(() => pingPg(url), 20_000).catch((e) => {
+      throw new FuzzFarmError("FF_ERR_SERVICE_START", `started PostgreSQL but it does not answer: ${oneLine(e)}`);
+    });
+    return { started: true, how };
+  }
+}
+
+function uidOf(user: string): number {
+  const r = spawnSync("id", ["-u", user], { encoding: "utf8" });
+  const n = Number(r.stdout.trim());
+  if (!Number.isInteger(n)) throw new FuzzFarmError("FF_ERR_SERVICE_START", `no "${user}" user to run PostgreSQL as (PostgreSQL refuses root)`);
+  return n;
+}

@@ -1,0 +1,211 @@
+// A farm worker: consumes the job queues of the engines it holds, runs each
+// job with its engine and publishes the result. It never touches the
+// database and holds no tokens: a plain payload in, a plain result out.
+//
+// Engines run their targets in child processes or threads, so this event
+// loop stays free to renew BullMQ job locks during long jobs. If this process
+// is killed, its job's lock expires and BullMQ hands the job to another worker;
+// the coordinator applies whichever result arrives first, once.
+import { hostname } from "node:os";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { randomBytes } from "node:crypto";
+import {
+  FuzzFarmError,
+  oneLine,
+  parseJob,
+  parseResult,
+  type Engine,
+  type EngineName,
+  type EngineResultInput,
+  type JobPayload,
+  type JobResult,
+} from "@fuzzfarm/protocol";
+import {
+  connect,
+  jobQueueName,
+  openQueues,
+  publishHeartbeat,
+  publishResult,
+  removeHeartbeat,
+  QueueWorker,
+  UnrecoverableError,
+  type ConnectionOptions,
+  type QueueJob,
+} from "@fuzzfarm/queue";
+
+export interface WorkerOptions {
+  redisUrl: string;
+  /** Queue key prefix. Default "fuzzfarm". */
+  prefix?: string;
+  /** Engines this worker holds; it consumes only their queues. */
+  engines: Engine[];
+  /** Jobs run at once by this process. Default 1 (run more processes for more cores). */
+  concurrency?: number;
+  /** BullMQ lock duration, ms: after this long without renewal a job is given to another worker. Default 30000. */
+  lockMs?: number;
+  /** Software version reported in heartbeats. */
+  version?: string;
+  /** Skip the engines' start-up probes (tests that start many workers). Default false. */
+  skipSelfTest?: boolean;
+  /** Heartbeat period, ms. Default 2000. */
+  heartbeatMs?: number;
+  log?: (line: string) => void;
+}
+
+export interface RunningWorker {
+  id: string;
+  stop(): Promise<void>;
+  /** Resolves when the first job has been picked (for tests). */
+  readonly stats: { jobsDone: number; execs: number; currentJobId: string | null };
+}
+
+export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
+  const prefix = opts.prefix ?? "fuzzfarm";
+  const log = opts.log ?? (() => {});
+  const id = `${hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`;
+  const engines = new Map<EngineName, Engine>(opts.engines.map((e) => [e.name, e]));
+  if (!opts.skipSelfTest) {
+    for (const e of engines.values()) {
+      try {
+        await e.selfTest();
+      } catch (err) {
+        throw new FuzzFarmError("FF_ERR_ENGINE_SELFTEST", `engine ${e.name} failed its start-up probe: ${oneLine(err)}`);
+      }
+    }
+  }
+  const queues = openQueues({ url: opts.redisUrl, prefix });
+  const redis = queues.connection;
+  const stats = { jobsDone: 0, execs: 0, currentJobId: null as string | null };
+  const shutdown = new AbortController();
+  let rateWindow = { at: Date.now(), execs: 0 };
+  let execsPerSec = 0;
+
+  const beat = async () => {
+    const now = Date.now();
+    if (now - rateWindow.at >= 1000) {
+      execsPerSec = ((stats.execs - rateWindow.execs) * 1000) / (now - rateWindow.at);
+      rateWindow = { at: now, execs: stats.execs };
+    }
+    await publishHeartbeat(redis, prefix, {
+      id,
+      host: hostname(),
+      pid: process.pid,
+      version: opts.version ?? "0.1.0",
+      engines: [...engines.keys()],
+      currentJobId: stats.currentJobId,
+      execsPerSec,
+      jobsDone: stats.jobsDone,
+      at: now,
+    }).catch(() => {});
+  };
+  await beat();
+  const timer = setInterval(beat, opts.heartbeatMs ?? 2000);
+
+  // One consumer per engine queue, but `concurrency` jobs per process in all:
+  // when the slots are full every consumer stops fetching until one frees.
+  const slots = opts.concurrency ?? 1;
+  let active = 0;
+  const consumers: QueueWorker[] = [];
+  const gate = () => {
+    for (const c of consumers) {
+      if (active >= slots && !c.isPaused()) c.pause(true);
+      else if (active < slots && c.isPaused() && !shutdown.signal.aborted) c.resume();
+    }
+  };
+  const process_ = async (job: QueueJob<unknown>): Promise<{ execs: number }> => {
+    active++;
+    gate();
+    try {
+      return await runJob(job);
+    } finally {
+      active--;
+      gate();
+    }
+  };
+
+  const runJob = async (job: QueueJob<unknown>): Promise<{ execs: number }> => {
+    const raw = job.data as Record<string, unknown>;
+    let payload: JobPayload;
+    try {
+      payload = parseJob(raw);
+    } catch (e) {
+      // A malformed payload is rejected, not crashed on; if it names its job, the coordinator learns why.
+      log(`rejected job ${job.id}: ${oneLine(e)}`);
+      if (typeof raw?.jobId === "string" && typeof raw?.campaignId === "string" && typeof raw?.engine === "string")
+        await sendError(raw.jobId, raw.campaignId, raw.engine as EngineName, "bad-job", oneLine(e));
+      throw new UnrecoverableError(oneLine(e));
+    }
+    const engine = engines.get(payload.engine)!;
+    stats.currentJobId = payload.jobId;
+    const started = new Date();
+    const workDir = await mkdtemp(join(tmpdir(), "ffjob-"));
+    let base = 0;
+    let out: EngineResultInput;
+    try {
+      out = await engine.run(payload as never, {
+        signal: shutdown.signal,
+        workDir,
+        onProgress: (p) => {
+          stats.execs += p.execs - base;
+          base = p.execs;
+        },
+      });
+    } catch (e) {
+      out = { execs: base, busyMs: Date.now() - started.getTime(), error: { kind: "internal", message: oneLine(e) } };
+    } finally {
+      await rm(workDir, { recursive: true, force: true }).catch(() => {});
+      stats.currentJobId = null;
+    }
+    stats.execs += Math.max(0, out.execs - base);
+    const result: JobResult = parseResult({
+      ...out,
+      jobId: payload.jobId,
+      campaignId: payload.campaignId,
+      workerId: id,
+      engine: payload.engine,
+      kind: payload.kind,
+      startedAt: started.toISOString(),
+      finishedAt: new Date().toISOString(),
+    });
+    await publishResult(queues, result);
+    stats.jobsDone++;
+    log(`job ${payload.jobId}: ${result.execs} execs, ${result.findings.length} findings${result.error ? `, error ${result.error.kind}: ${result.error.message}` : ""}`);
+    return { execs: result.execs };
+  };
+
+  async function sendError(jobId: string, campaignId: string, engine: EngineName, kind: "bad-job", message: string) {
+    const now = new Date().toISOString();
+    await publishResult(queues, parseResult({ jobId, campaignId, engine, workerId: id, execs: 0, busyMs: 0, startedAt: now, finishedAt: now, error: { kind, message } }));
+  }
+
+  const lockDuration = opts.lockMs ?? 30_000;
+  for (const name of engines.keys()) {
+    for (const kind of ["fuzz", "maintenance"] as const) {
+      const w = new QueueWorker(jobQueueName(name, kind), process_, {
+        connection: connect(opts.redisUrl) as ConnectionOptions,
+        prefix,
+        concurrency: slots,
+        lockDuration,
+        stalledInterval: Math.max(1000, Math.floor(lockDuration / 2)),
+        maxStalledCount: 3,
+      });
+      w.on("error", (e) => log(`queue error: ${oneLine(e)}`));
+      consumers.push(w);
+    }
+  }
+  log(`worker ${id} ready: engines ${[...engines.keys()].join(", ")}`);
+
+  return {
+    id,
+    stats,
+    async stop() {
+      shutdown.abort();
+      clearInterval(timer);
+      await Promise.all(consumers.map((c) => c.close()));
+      await removeHeartbeat(redis, prefix, id).catch(() => {});
+      await queues.close();
+    },
+  };
+}
