@@ -6,3 +6,7 @@ export * from "./campaigns";
 export * from "./crashes";
 export * from "./results";
 export * from "./workers";
+export * from "./dashboard";
+export * from "./triage-actions";
+export * from "./lifecycle";
+export * from "./flood";
