@@ -131,7 +131,7 @@ const TABLE: StackPattern[] = [
   { id: "mask-port-word", role: "normalize", replacement: "$1 <port>", re: /\b(port):? ?\d{1,5}\b/gi, description: "`port 8080`" },
   { id: "mask-pid-word", role: "normalize", replacement: "$1$2<pid>", re: /\b(pid|process|worker|thread|tid)([ =:#]?)\d+\b/gi,
     description: "`pid 1234`, `worker#2`" },
-  { id: "mask-pid-bracket", role: "normalize", replacement: "$1[<pid>]", re: /\b([A-Za-z][\w.-]*)\[\d+\]:/g, description: "`node[1234]:`" },
+  { id: "mask-pid-bracket", role: "normalize", replacement: "$1[<pid>]:", re: /\b([A-Za-z][\w.-]*)\[\d+\]:/g, description: "`node[1234]:`" },
   { id: "mask-hex", role: "normalize", replacement: "<hex>", re: /\b0x[0-9a-fA-F]+\b/g, description: "hex addresses `0xdeadbeef`" },
   { id: "mask-hex-id", role: "normalize", replacement: "<hex>", re: /\b(?=[0-9a-f]{0,64}\d)(?=[0-9a-f]{0,64}[a-f])[0-9a-f]{8,}\b/g,
     description: "hashes and ids of 8+ lowercase hex digits mixing letters and digits" },

@@ -1,0 +1,116 @@
+// Bucket choice and similarity: exact signature, similar (ordered common
+// frames + message similarity, named thresholds), or new; never across kinds.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { Finding } from "@fuzzfarm/protocol";
+import {
+  FRAME_WEIGHT,
+  MAX_ALTERNATIVES,
+  MESSAGE_WEIGHT,
+  SAME_FRAMES_THRESHOLD,
+  SIMILARITY_THRESHOLD,
+  STATE_FRAME_COUNT,
+  chooseBucket,
+  compareStates,
+  crashState,
+  similarity,
+  stringSimilarity,
+  type BucketCandidate,
+  type CrashState,
+} from "../src/index";
+
+const root = "/srv/app";
+function state(crashKind: string, header: string, fns: string[]): CrashState {
+  const stack = [header, ...fns.map((fn, i) => `    at ${fn} (/srv/app/lib/${fn}.js:${i + 1}:1)`)].join("\n");
+  return crashState(Finding.parse({ kind: "crash", crashKind, message: "", stack, reproducer: { engine: "input", options: {} } }), { rootDir: root });
+}
+const bucket = (id: string, s: CrashState): BucketCandidate => ({ id, signature: s.signature, kind: s.kind, frames: s.frames, normalizedMessage: s.normalizedMessage });
+
+test("thresholds are named and consistent", () => {
+  assert.equal(STATE_FRAME_COUNT, 3);
+  assert.equal(SAME_FRAMES_THRESHOLD, 2);
+  assert.equal(FRAME_WEIGHT + MESSAGE_WEIGHT, 1);
+  assert.ok(SIMILARITY_THRESHOLD > FRAME_WEIGHT * (2 / 3) && SIMILARITY_THRESHOLD <= 1);
+});
+
+test("string similarity is ClusterFuzz's Levenshtein ratio", () => {
+  assert.equal(stringSimilarity("", ""), 1);
+  assert.equal(stringSimilarity("abc", "abd"), 5 / 6);
+  assert.equal(stringSimilarity("abc", "xyz"), 0.5);
+  assert.equal(stringSimilarity("abc", ""), 0);
+});
+
+test("exact: the same signature (other line numbers, other message) joins the bucket", () => {
+  const a = state("uncaught", "TypeError: cannot read 'x'", ["parse", "load", "main"]);
+  const b = state("uncaught", "TypeError: cannot read 'y' of undefined", ["parse", "load", "main"]);
+  const other = state("uncaught", "TypeError: nope", ["render", "view", "main"]);
+  const r = chooseBucket(b, [bucket("b1", other), bucket("b2", a)]);
+  assert.equal(r.rule, "exact");
+  assert.equal(r.bucketId, "b2");
+  assert.equal(r.score, 1);
+  assert.deepEqual(r.alternatives.map((x) => x.id), ["b1"]);
+});
+
+test("similar: same frames with another error class; a truncated stack; 2 of 3 frames with the same message", () => {
+  const base = state("uncaught", "TypeError: bad header line 12", ["parseHeader", "parseAll", "main"]);
+  const cls = state("uncaught", "RangeError: bad header line 40", ["parseHeader", "parseAll", "main"]);
+  assert.notEqual(cls.signature, base.signature);
+  let r = chooseBucket(cls, [bucket("B", base)]);
+  assert.equal(r.rule, "similar");
+  assert.equal(r.bucketId, "B");
+  assert.ok(r.score >= SIMILARITY_THRESHOLD);
+
+  const truncated = state("uncaught", "TypeError: bad header line 7", ["parseHeader", "parseAll"]);
+  r = chooseBucket(truncated, [bucket("B", base)]);
+  assert.equal(r.rule, "similar");
+
+  const otherTop = state("uncaught", "TypeError: bad header line 9", ["splitHeader", "parseAll", "main"]);
+  const cmp = compareStates(otherTop, base);
+  assert.equal(cmp.commonFrames, 2);
+  assert.equal(cmp.messageScore, 1);
+  assert.equal(chooseBucket(otherTop, [bucket("B", base)]).rule, "similar");
+});
+
+test("new: 2 of 3 frames with a different message; one common frame; different kinds never merge", () => {
+  const base = state("uncaught", "TypeError: bad header line 12", ["parseHeader", "parseAll", "main"]);
+  const otherMsg = state("uncaught", "Error: socket hang up", ["splitHeader", "parseAll", "main"]);
+  let r = chooseBucket(otherMsg, [bucket("B", base)]);
+  assert.equal(r.rule, "new");
+  assert.equal(r.bucketId, null);
+  assert.deepEqual(r.alternatives, [{ id: "B", score: r.score }]);
+  assert.ok(r.score > 0 && r.score < SIMILARITY_THRESHOLD);
+
+  const oneCommon = state("uncaught", "TypeError: bad header line 12", ["parseHeader", "x", "y"]);
+  assert.equal(chooseBucket(oneCommon, [bucket("B", base)]).rule, "new");
+
+  const rejection = state("rejection", "TypeError: bad header line 12", ["parseHeader", "parseAll", "main"]);
+  assert.equal(similarity(rejection, base), 0);
+  r = chooseBucket(rejection, [bucket("B", base)]);
+  assert.equal(r.rule, "new");
+  assert.deepEqual(r.alternatives, []);
+});
+
+test("frameless states match only exactly", () => {
+  const a = state("oom", "FATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out of memory", []);
+  const b = state("oom", "FATAL ERROR: invalid array length Allocation failed - JavaScript heap out of memory", []);
+  assert.equal(chooseBucket(a, [bucket("A", a)]).rule, "exact");
+  const r = chooseBucket(b, [bucket("A", a)]);
+  assert.equal(r.rule, "new");
+  assert.ok(!compareStates(a, b).similar);
+});
+
+test("the choice does not depend on candidate order; alternatives are bounded and sorted", () => {
+  const s = state("uncaught", "Error: queue full 3", ["push", "enqueue", "tick"]);
+  const cands: BucketCandidate[] = [];
+  for (let i = 0; i < 12; i++) {
+    const fns = i % 3 === 0 ? ["push", "enqueue", `f${i}`] : i % 3 === 1 ? ["push", `g${i}`, `h${i}`] : [`a${i}`, `b${i}`, `c${i}`];
+    cands.push(bucket(`c${String(i).padStart(2, "0")}`, state("uncaught", `Error: queue full ${i}`, fns)));
+  }
+  const r1 = chooseBucket(s, cands);
+  const r2 = chooseBucket(s, [...cands].reverse());
+  assert.deepEqual(r1, r2);
+  assert.equal(r1.rule, "similar");
+  assert.equal(r1.bucketId, "c00");
+  assert.ok(r1.alternatives.length <= MAX_ALTERNATIVES);
+  for (let i = 1; i < r1.alternatives.length; i++) assert.ok(r1.alternatives[i - 1]!.score >= r1.alternatives[i]!.score);
+});
