@@ -1,0 +1,57 @@
+// Shared services, decorated on the root instance as `app.ff`: the database,
+// the queues, a Redis connection for commands (sessions, publishing) and an
+// in-process bus fed by ONE Redis subscriber connection, which fans farm
+// events out to every open SSE stream.
+import { EventEmitter } from "node:events";
+import fp from "fastify-plugin";
+import type { FastifyInstance } from "fastify";
+import type { Redis } from "ioredis";
+import type { Db } from "@fuzzfarm/db";
+import { connect, publishEvent, subscribeEvents, type FarmEvent, type FarmQueues } from "@fuzzfarm/queue";
+import type { BuildAppOptions } from "../options";
+
+export type LiveEvent = FarmEvent & { at: number };
+
+export interface WebContext {
+  db: Db;
+  queues: FarmQueues;
+  /** Command connection (the queues' own). */
+  redis: Redis;
+  prefix: string;
+  opts: Readonly<BuildAppOptions>;
+  /** Emits "event" with a LiveEvent for every farm event published on Redis. */
+  bus: EventEmitter;
+  /** Publish a farm event (as the coordinator does), e.g. after a triage action. */
+  publish(ev: FarmEvent): Promise<void>;
+}
+
+declare module "fastify" {
+  interface FastifyInstance {
+    ff: WebContext;
+  }
+}
+
+async function servicesPlugin(app: FastifyInstance, opts: BuildAppOptions) {
+  const bus = new EventEmitter();
+  bus.setMaxListeners(0);
+  const subscriber = connect(opts.redisUrl, { lazyConnect: false });
+  subscriber.on("error", (err) => app.log.warn({ err }, "redis subscriber error"));
+  const unsubscribe = await subscribeEvents(subscriber, opts.prefix, (ev) => bus.emit("event", ev));
+  const redis = opts.queues.connection;
+  app.decorate("ff", {
+    db: opts.db,
+    queues: opts.queues,
+    redis,
+    prefix: opts.prefix,
+    opts: Object.freeze({ ...opts }),
+    bus,
+    publish: (ev: FarmEvent) => publishEvent(redis, opts.prefix, ev),
+  });
+  app.addHook("onClose", async () => {
+    bus.emit("close");
+    await unsubscribe().catch(() => {});
+    subscriber.disconnect();
+  });
+}
+
+export default fp(servicesPlugin, { name: "ff-services" });
