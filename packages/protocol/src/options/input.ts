@@ -14,7 +14,15 @@ export const InputOptions = z.object({
   coverageGuided: z.boolean().default(true),
   /** Havoc stack depth: up to 2^n stacked mutations. Default 4. */
   havocDepth: z.number().int().min(1).max(8).default(4),
-  /** RNG seed of the mutators for this job. */
+  /** RNG seed of the mutators for this job. Default 0. */
   seed: z.number().int().default(0),
+  /**
+   * Directory that coverage paths and feature keys are relative to; files
+   * under it (outside node_modules) are instrumented. Default null: the
+   * nearest ancestor of the target holding `.git`, else the target's directory.
+   */
+  root: z.string().min(1).nullable().default(null),
+  /** End the job at its first finding (libFuzzer's default behaviour). Default false. */
+  stopOnFinding: z.boolean().default(false),
 });
 export type InputOptions = z.infer<typeof InputOptions>;

@@ -1,0 +1,378 @@
+// One fuzzing job of the input engine. The loop lives here, in the engine's
+// process: pick a parent (power schedule), havoc it, send batches of inputs
+// to the executor process, and credit the answers (new features make corpus
+// entries; errors become deduplicated findings). Two batches are kept in
+// flight so the executor never waits for the engine. When the executor dies
+// (exit, signal, out of memory, hang) the input it was running is reported
+// and a fresh executor continues from the features already known.
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { Corpus, createRng, havoc, randomInput, type Rng } from "@fuzzfarm/corpus";
+import type { EngineResultInput, EngineRunContext, Finding, JobFor, StrategyYield } from "@fuzzfarm/protocol";
+import { BatchLedger, type Batch } from "./batches";
+import { CoverageBook } from "./coverage-book";
+import { Executor, firstMessage, isExit, type ExitInfo } from "./executor";
+import { classifyExit } from "./fatal";
+import { FindingBook } from "./findings";
+import type { ChildFinding, ChildMessage } from "./messages";
+import { resolveTarget, type ResolvedTarget } from "./target";
+
+const MIN_BATCH = 1;
+const MAX_BATCH = 2048;
+/** A batch should take about this long in the executor. */
+const BATCH_TARGET_MS = 20;
+const SNAPSHOT_EVERY_MS = 2000;
+const PROGRESS_EVERY_MS = 1000;
+const MAX_CANDIDATES = 10_000;
+const MAX_DICTIONARY = 4096;
+const STOP_GRACE_MS = 1000;
+const LEN_CONTROL = 100;
+/** Time an executor may take to load the target before the job fails. */
+export const LOAD_TIMEOUT_MS = 60_000;
+
+type Job = JobFor<"input">;
+type Candidate = NonNullable<EngineResultInput["corpus"]>[number];
+
+const b64 = (d: Uint8Array) => Buffer.from(d.buffer, d.byteOffset, d.byteLength).toString("base64");
+
+export async function runCampaign(job: Job, ctx: EngineRunContext): Promise<EngineResultInput> {
+  const started = performance.now();
+  const target = resolveTarget(job.target.path, job.options.root);
+  if ("error" in target) return { execs: 0, busyMs: performance.now() - started, error: target.error };
+  return new Campaign(job, ctx, target, started).run();
+}
+
+class Campaign {
+  private readonly opts: Job["options"];
+  private readonly rng: Rng;
+  private readonly corpus = new Corpus();
+  private readonly datas: Uint8Array[] = [];
+  /** Corpus id -> id of the job seed it descends from. */
+  private readonly rootSeed = new Map<string, string | undefined>();
+  private readonly cov = new CoverageBook();
+  private readonly findings = new FindingBook();
+  private readonly ledger = new BatchLedger();
+  private readonly candidates: Candidate[] = [];
+  private readonly yields: StrategyYield = {};
+  private readonly dictionary: Uint8Array[] = [];
+  private readonly dictionaryKeys = new Set<string>();
+  private readonly pendingSeeds: { id: string; data: Uint8Array }[];
+  private readonly deadline: number;
+  private readonly cacheDir: string;
+  private execs = 0;
+  private nextSeq = 0;
+  private nextBatchId = 0;
+  private batchSize = 8;
+  private processes = 0;
+  private lastSnapshot = 0;
+  private lastProgress = 0;
+  /** Current length limit of mutations (grows towards maxLen, see growLenCap). */
+  private lenCap: number;
+  private lastNewCoverageAt = 0;
+
+  constructor(
+    private readonly job: Job,
+    private readonly ctx: EngineRunContext,
+    private readonly target: ResolvedTarget,
+    private readonly started: number,
+  ) {
+    this.opts = job.options;
+    this.rng = createRng(this.opts.seed);
+    this.deadline = started + job.budget.seconds * 1000;
+    this.cacheDir = join(ctx.workDir, "instrument-cache");
+    mkdirSync(this.cacheDir, { recursive: true });
+    this.pendingSeeds = job.seeds.map((s, i) => ({ id: s.id ?? `seed-${i}`, data: new Uint8Array(Buffer.from(s.data, "base64")) }));
+    // Without seeds, the empty input is the seed: run first, it takes the
+    // coverage every input has, instead of crediting it to a random input.
+    if (this.pendingSeeds.length === 0) this.pendingSeeds.push({ id: "empty", data: new Uint8Array(0) });
+    for (const s of this.pendingSeeds) this.addEntry(s.id, s.data, 0, 0, s.id === "empty" ? undefined : s.id);
+    const longest = Math.max(...this.pendingSeeds.map((s) => s.data.length));
+    this.lenCap = Math.min(this.opts.maxLen, Math.max(4, longest));
+  }
+
+  async run(): Promise<EngineResultInput> {
+    while (!this.shouldStop()) {
+      const proc = this.processes++;
+      const ex = new Executor({
+        init: {
+          mode: "fuzz",
+          target: this.target.path,
+          root: this.target.root,
+          cacheDir: this.cacheDir,
+          instrument: true,
+          known: [...this.cov.features],
+        },
+        workDir: this.ctx.workDir,
+        name: `executor-${proc}`,
+        maxMemoryMb: this.opts.maxMemoryMb,
+        timeoutMs: this.opts.timeoutMs,
+      });
+      const first = await firstMessage(ex, LOAD_TIMEOUT_MS);
+      if (isExit(first) || first.t !== "ready") {
+        if (!isExit(first)) ex.kill();
+        const message = isExit(first) ? loadFailure(first) : first.t === "error" ? first.message : `unexpected ${first.t}`;
+        if (proc === 0) return this.result({ kind: "target-invalid", message });
+        break; // a later executor failing to load: keep what the job found
+      }
+      this.cov.addFeatures(first.features);
+      this.cov.addShapes(first.files);
+      this.addTokens(first.tokens);
+      ex.startWatchdog(this.opts.timeoutMs);
+      const info = await this.drive(ex);
+      this.cov.endProcess();
+      if (info) this.onFatal(info);
+    }
+    return this.result();
+  }
+
+  /** Pump batches until the budget ends (returns null) or the executor dies (returns how). */
+  private drive(ex: Executor): Promise<ExitInfo | null> {
+    return new Promise((resolve) => {
+      let finishing = false;
+      const onAbort = () => pump();
+      this.ctx.signal.addEventListener("abort", onAbort);
+      const finish = () => {
+        if (finishing) return;
+        finishing = true;
+        ex.send({ t: "finish" });
+        setTimeout(() => ex.kill(), this.ctx.signal.aborted ? STOP_GRACE_MS : STOP_GRACE_MS + this.opts.timeoutMs).unref();
+      };
+      const pump = () => {
+        if (finishing) return;
+        while (this.ledger.inFlightCount < 2 && !this.shouldStop()) {
+          const b = this.makeBatch();
+          this.ledger.send(b);
+          ex.send({ t: "batch", id: b.id, base: b.base, inputs: b.inputs, snap: this.snapshotDue() });
+        }
+        if (this.ledger.inFlightCount === 0 || this.ctx.signal.aborted) finish();
+      };
+      ex.onMessage = (m: ChildMessage) => {
+        if (m.t === "done") {
+          this.onDone(m);
+          pump();
+        } else if (m.t === "final") {
+          this.onFinal(m);
+        }
+      };
+      void ex.exited.then((info) => {
+        this.ctx.signal.removeEventListener("abort", onAbort);
+        // After "finish" the harness exits 0 by itself; anything else is a crash.
+        const clean = info.killedByUs || (finishing && info.code === 0 && !info.signal);
+        resolve(clean ? null : info);
+      });
+      pump();
+    });
+  }
+
+  private shouldStop(): boolean {
+    return (
+      this.ctx.signal.aborted ||
+      this.execs + this.ledger.inFlightInputs() >= this.job.budget.runs ||
+      performance.now() >= this.deadline ||
+      (this.opts.stopOnFinding && this.findings.size > 0)
+    );
+  }
+
+  private snapshotDue(): boolean {
+    const now = performance.now();
+    if (now - this.lastSnapshot < SNAPSHOT_EVERY_MS) return false;
+    this.lastSnapshot = now;
+    return true;
+  }
+
+  private makeBatch(): Batch {
+    const room = this.job.budget.runs - this.execs - this.ledger.inFlightInputs();
+    const size = Math.max(1, Math.min(this.batchSize, room));
+    const b: Batch = { id: this.nextBatchId++, base: this.nextSeq, inputs: [], parents: [], applied: [] };
+    if (this.pendingSeeds.length > 0) {
+      const seeds = this.pendingSeeds.splice(0, size);
+      b.inputs = seeds.map((s) => s.data);
+      b.parents = seeds.map(() => null);
+      b.applied = seeds.map(() => []);
+      b.seedIds = seeds.map((s) => s.id);
+    } else {
+      this.corpus.now = this.execs;
+      this.growLenCap();
+      const dictionary = this.opts.dictionary ? this.dictionary : undefined;
+      for (let i = 0; i < size; i++) {
+        if (!this.opts.coverageGuided) {
+          b.inputs.push(randomInput(this.rng, this.opts.maxLen));
+          b.parents.push(null);
+          b.applied.push([]);
+          continue;
+        }
+        const parent = this.corpus.pick(this.rng);
+        const r = havoc(parent.data, this.rng, {
+          depth: this.opts.havocDepth,
+          maxLen: this.lenCap,
+          dictionary,
+          corpus: this.datas,
+        });
+        b.inputs.push(r.data);
+        b.parents.push(parent.id);
+        b.applied.push(r.applied);
+      }
+    }
+    this.nextSeq += b.inputs.length;
+    return b;
+  }
+
+  /**
+   * libFuzzer's -len_control=100: start with short inputs (fast, and each
+   * byte is likelier to be the one mutated) and raise the limit by log(limit)
+   * bytes after every 100*log(limit) execs without new coverage.
+   */
+  private growLenCap(): void {
+    const lg = Math.log(this.lenCap);
+    if (this.lenCap < this.opts.maxLen && this.execs - this.lastNewCoverageAt > LEN_CONTROL * lg) {
+      this.lenCap = Math.min(this.opts.maxLen, Math.ceil(this.lenCap + lg));
+      this.lastNewCoverageAt = this.execs;
+    }
+  }
+
+  private onDone(m: Extract<ChildMessage, { t: "done" }>): void {
+    const b = this.ledger.finish(m.id);
+    if (!b) return;
+    this.execs += m.execs;
+    this.cov.addShapes(m.files);
+    this.addTokens(m.tokens);
+    this.cov.addFeatures(m.loose);
+    if (m.counts) this.cov.snapshot(m.counts);
+    for (let i = 0; i < b.inputs.length; i++) this.credit(b.applied[i]!, "execs", 1);
+    for (const n of m.newCov) this.onNewCoverage(b, n.seq - b.base, n.f, n.us);
+    for (const f of m.findings) this.onChildFinding(f);
+    // Aim each batch at ~BATCH_TARGET_MS of executor time.
+    if (m.ms < BATCH_TARGET_MS / 2 && b.inputs.length >= this.batchSize) this.batchSize = Math.min(MAX_BATCH, this.batchSize * 2);
+    else if (m.ms > BATCH_TARGET_MS * 2) this.batchSize = Math.max(MIN_BATCH, this.batchSize >> 1);
+    const now = performance.now();
+    if (this.ctx.onProgress && now - this.lastProgress >= PROGRESS_EVERY_MS) {
+      this.lastProgress = now;
+      this.ctx.onProgress({ execs: this.execs, features: this.cov.features.size });
+    }
+  }
+
+  private onFinal(m: Extract<ChildMessage, { t: "final" }>): void {
+    this.cov.addFeatures(m.loose);
+    this.cov.snapshot(m.counts);
+    for (const f of m.findings) this.onChildFinding(f);
+  }
+
+  private onNewCoverage(b: Batch, i: number, features: string[], us: number): void {
+    const fresh = this.cov.addFeatures(features);
+    if (fresh.length === 0) return;
+    this.lastNewCoverageAt = this.execs;
+    const data = b.inputs[i]!;
+    const seedId = b.seedIds?.[i];
+    if (seedId) {
+      const e = this.corpus.get(seedId);
+      if (e) Object.assign(e, { execTimeUs: us, newFeatures: e.newFeatures + fresh.length });
+      return;
+    }
+    const parent = b.parents[i] ?? null;
+    const id = `${this.job.jobId}:${this.candidates.length}`;
+    this.addEntry(id, data, us, fresh.length, parent ? this.rootSeed.get(parent) : undefined);
+    if (parent) this.corpus.reward(parent);
+    this.credit(b.applied[i]!, "newFeatures", fresh.length);
+    if (this.candidates.length < MAX_CANDIDATES) {
+      const parentId = parent ? this.rootSeed.get(parent) : undefined;
+      this.candidates.push({
+        data: b64(data),
+        strategy: { mutators: b.applied[i]!, ...(parent ? { parent } : {}) },
+        ...(parentId ? { parentId } : {}),
+        features: fresh.slice(0, 100_000),
+        execTimeUs: Math.max(0, Math.round(us)),
+      });
+    }
+  }
+
+  private addEntry(id: string, data: Uint8Array, execTimeUs: number, newFeatures: number, rootSeed: string | undefined): void {
+    this.corpus.add({ id, data, execTimeUs, newFeatures });
+    this.datas.push(data);
+    this.rootSeed.set(id, rootSeed);
+  }
+
+  private onChildFinding(f: ChildFinding): void {
+    const at = this.ledger.locate(f.seq);
+    const finding: Finding = {
+      kind: "crash",
+      crashKind: f.kind,
+      message: f.message,
+      stack: f.stack,
+      reproducer: this.reproducer(at ? at.batch.inputs[at.index]! : undefined),
+      detail: { firstExec: f.seq, ...(f.async ? { async: true, attribution: f.attribution } : {}) },
+    };
+    this.findings.add(finding, f.count);
+    if (at) this.credit(at.batch.applied[at.index]!, "findings", 1);
+  }
+
+  private onFatal(info: ExitInfo): void {
+    const seq = info.status.seq;
+    const at = seq >= 0 ? this.ledger.locate(seq) : null;
+    this.execs += this.ledger.abandon(seq);
+    const verdict = classifyExit(info, this.opts.timeoutMs);
+    const input = at ? at.batch.inputs[at.index] : undefined;
+    const detail: Record<string, unknown> = {
+      firstExec: seq,
+      attribution: info.status.running ? "running" : "after-input",
+      ...(verdict.kind === "crash" ? verdict.detail : {}),
+    };
+    const base = { message: verdict.message, stack: info.stderr, reproducer: this.reproducer(input), detail };
+    this.findings.add(
+      verdict.kind === "hang" ? { kind: "hang", timeoutMs: this.opts.timeoutMs, ...base } : { kind: "crash", crashKind: verdict.crashKind, ...base },
+    );
+    if (at) this.credit(at.batch.applied[at.index]!, "findings", 1);
+  }
+
+  private reproducer(input: Uint8Array | undefined): Finding["reproducer"] {
+    return {
+      engine: "input",
+      ...(input ? { input: b64(input) } : {}),
+      seed: this.opts.seed,
+      options: { timeoutMs: this.opts.timeoutMs, maxMemoryMb: this.opts.maxMemoryMb, root: this.target.root },
+    };
+  }
+
+  /** Count one event for every distinct mutator an input went through. */
+  private credit(applied: string[], field: "execs" | "newFeatures" | "findings", n: number): void {
+    for (let k = 0; k < applied.length; k++) {
+      const name = applied[k]!;
+      if (applied.indexOf(name) !== k) continue;
+      const y = (this.yields[name] ??= { execs: 0, newFeatures: 0, findings: 0 });
+      y[field] += n;
+    }
+  }
+
+  private addTokens(tokens: readonly Uint8Array[]): void {
+    for (const t of tokens) {
+      if (this.dictionary.length >= MAX_DICTIONARY) return;
+      const key = Buffer.from(t.buffer, t.byteOffset, t.byteLength).toString("latin1");
+      if (this.dictionaryKeys.has(key)) continue;
+      this.dictionaryKeys.add(key);
+      this.dictionary.push(new Uint8Array(t));
+    }
+  }
+
+  private result(error?: EngineResultInput["error"]): EngineResultInput {
+    const busyMs = performance.now() - this.started;
+    if (error) return { execs: this.execs, busyMs, error };
+    return {
+      execs: this.execs,
+      busyMs,
+      features: [...this.cov.features],
+      featureTotal: this.cov.featureTotal(),
+      coverage: this.cov.toCoverageMap(),
+      corpus: this.candidates,
+      findings: this.findings.list(),
+      strategyYield: this.yields,
+    };
+  }
+}
+
+/** One line saying why an executor ended before it was ready. */
+export function loadFailure(info: ExitInfo): string {
+  if (info.killedByUs) return `target did not load within ${LOAD_TIMEOUT_MS} ms`;
+  const line = info.stderr.split("\n").find((l) => /error|exit/i.test(l)) ?? info.stderr.split("\n").find((l) => l.trim()) ?? "";
+  const how = info.signal ? `signal ${info.signal}` : `exit code ${info.code}`;
+  return `target ended while loading (${how})${line ? `: ${line.trim().slice(0, 300)}` : ""}`;
+}

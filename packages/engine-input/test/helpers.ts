@@ -1,0 +1,38 @@
+// Test helpers: run real jobs of the input engine against fixture targets,
+// each in its own scratch directory.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseJob, type EngineResultInput, type EngineRunContext, type JobFor } from "@fuzzfarm/protocol";
+import { inputEngine } from "../src/index";
+
+export const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
+export const example = (name: string) => fileURLToPath(new URL(`../../../examples/input/${name}`, import.meta.url));
+
+export function makeJob(path: string, options: Record<string, unknown> = {}, budget = { runs: 3000, seconds: 10 }, seeds: string[] = []): JobFor<"input"> {
+  const job = parseJob({
+    engine: "input",
+    jobId: "job-test",
+    campaignId: "camp-test",
+    target: { name: "t", path },
+    budget,
+    options,
+    seeds: seeds.map((data, i) => ({ id: `s${i}`, data })),
+  });
+  if (job.engine !== "input") throw new Error("not an input job");
+  return job;
+}
+
+export async function withCtx<T>(fn: (ctx: EngineRunContext) => Promise<T>, signal = new AbortController().signal): Promise<T> {
+  const workDir = mkdtempSync(join(tmpdir(), "ff-input-test-"));
+  try {
+    return await fn({ signal, workDir });
+  } finally {
+    rmSync(workDir, { recursive: true, force: true });
+  }
+}
+
+export function runJob(job: JobFor<"input">, signal?: AbortSignal): Promise<EngineResultInput> {
+  return withCtx((ctx) => inputEngine.run(job, ctx), signal);
+}
