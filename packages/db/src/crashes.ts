@@ -92,41 +92,44 @@ async function recordCrashIn(tx: Tx, c: CrashInput): Promise<RecordedCrash> {
   }
   const hits = Math.max(1, c.hits ?? 1);
   const version = c.targetVersion ?? null;
-  let bucketId = await routeFor(tx, c.targetId, routingKeys(c.signature, c.triage));
+  // An existing bucket is bumped at the end, so its row lock is held only until commit, not for the whole insert.
+  let bucketId = (await routeFor(tx, c.targetId, routingKeys(c.signature, c.triage))) ?? (await bucketByKey(tx, c.targetId, c.signature));
   let inserted = false;
   let floodSite: string | undefined;
   const flood = c.flood === false || !c.campaignId ? null : { ...FLOOD_DEFAULTS, ...c.flood, now: c.flood?.now ?? new Date() };
-  if (bucketId) {
-    await tx.$executeRawUnsafe(BUMP, bucketId, hits, version);
-  } else {
+  let upserted = false;
+  if (!bucketId) {
     let signature = c.signature;
     let title = c.title;
     let note: string | null = null;
-    if (flood && c.campaignId && !(await bucketExists(tx, c.targetId, c.signature)) && !(await claimBucketSlot(tx, c.campaignId, flood))) {
+    if (flood && c.campaignId && !(await claimBucketSlot(tx, c.campaignId, flood))) {
       floodSite = crashSite(c.frames);
       signature = floodSignature(floodSite);
       title = `Flood: new crash signatures at ${floodSite}`;
       note =
         `More than ${flood.cap} new crash signatures within ${flood.windowMs / 1000} s: further new signatures whose first frame is ` +
         `${floodSite} are grouped here. Each report keeps its own signature; split reports out to give them their own bucket.`;
-      await countThrottled(tx, c.campaignId, flood);
+      bucketId = await bucketByKey(tx, c.targetId, signature);
     }
-    const rows = (await tx.$queryRawUnsafe(
-      UPSERT,
-      newBucketId(),
-      c.targetId,
-      signature,
-      c.kind,
-      title.slice(0, 300),
-      JSON.stringify(c.frames),
-      hits,
-      version,
-      c.reproCommand ?? null,
-      c.input ?? null,
-      note,
-    )) as { id: string; inserted: boolean }[];
-    bucketId = rows[0]!.id;
-    inserted = rows[0]!.inserted;
+    if (!bucketId) {
+      const rows = (await tx.$queryRawUnsafe(
+        UPSERT,
+        newBucketId(),
+        c.targetId,
+        signature,
+        c.kind,
+        title.slice(0, 300),
+        JSON.stringify(c.frames),
+        hits,
+        version,
+        c.reproCommand ?? null,
+        c.input ?? null,
+        note,
+      )) as { id: string; inserted: boolean }[];
+      bucketId = rows[0]!.id;
+      inserted = rows[0]!.inserted;
+      upserted = true;
+    }
   }
   const report = await tx.crashReport.create({
     data: {
@@ -147,7 +150,12 @@ async function recordCrashIn(tx: Tx, c: CrashInput): Promise<RecordedCrash> {
     select: { id: true },
   });
   if (inserted) await tx.bucketEvent.create({ data: { bucketId, action: "created", detail: { signature: floodSite ? floodSignature(floodSite) : c.signature } } });
-  if (floodSite && flood && c.campaignId) await noteFlood(tx, bucketId, c.campaignId, floodSite, flood);
+  if (!upserted) await tx.$executeRawUnsafe(BUMP, bucketId, hits, version);
+  // After the bucket row is locked by the bump or upsert, so concurrent flood reports write one event.
+  if (floodSite && flood && c.campaignId) {
+    await noteFlood(tx, bucketId, c.campaignId, floodSite, flood);
+    await countThrottled(tx, c.campaignId, floodSite, flood);
+  }
   const regressed = (await tx.$queryRawUnsafe(REGRESS, bucketId, version, report.id)) as { fixedVersion: string | null }[];
   if (regressed.length) {
     await tx.bucketEvent.create({
@@ -157,9 +165,9 @@ async function recordCrashIn(tx: Tx, c: CrashInput): Promise<RecordedCrash> {
   return { bucketId, newBucket: inserted, duplicate: false, ...(floodSite ? { floodSite } : {}) };
 }
 
-async function bucketExists(tx: Tx, targetId: string, signature: string): Promise<boolean> {
-  const rows = (await tx.$queryRawUnsafe(`SELECT 1 FROM "CrashBucket" WHERE "targetId" = $1 AND signature = $2`, targetId, signature)) as unknown[];
-  return rows.length > 0;
+async function bucketByKey(tx: Tx, targetId: string, signature: string): Promise<string | null> {
+  const rows = (await tx.$queryRawUnsafe(`SELECT id FROM "CrashBucket" WHERE "targetId" = $1 AND signature = $2`, targetId, signature)) as { id: string }[];
+  return rows[0]?.id ?? null;
 }
 
 /** One `flood` event per flood bucket, campaign and window, explaining why reports are grouped there. */

@@ -55,25 +55,35 @@ function resolved(o: FloodOptions = {}) {
 /** Claim one of the window's `cap` new-bucket slots; false when the cap is reached. One statement, so atomic. */
 export async function claimBucketSlot(tx: RawTx, campaignId: string, o: FloodOptions = {}): Promise<boolean> {
   const { cap, windowStart } = resolved(o);
+  if (cap <= 0) return false;
+  // The count only grows within a window: once full, say so without locking the window row.
+  const seen = (await tx.$queryRawUnsafe(
+    `SELECT created FROM "CrashFloodWindow" WHERE "campaignId" = $1 AND "windowStart" = $2 AND site = ''`,
+    campaignId,
+    windowStart,
+  )) as { created: number }[];
+  if (seen.length && seen[0]!.created >= cap) return false;
   const rows = (await tx.$queryRawUnsafe(
-    `INSERT INTO "CrashFloodWindow" ("campaignId", "windowStart", created) VALUES ($1, $2, 1)
-     ON CONFLICT ("campaignId", "windowStart") DO UPDATE SET created = "CrashFloodWindow".created + 1
+    `INSERT INTO "CrashFloodWindow" ("campaignId", "windowStart", site, created) VALUES ($1, $2, '', 1)
+     ON CONFLICT ("campaignId", "windowStart", site) DO UPDATE SET created = "CrashFloodWindow".created + 1
        WHERE "CrashFloodWindow".created < $3
      RETURNING created`,
     campaignId,
     windowStart,
     cap,
   )) as { created: number }[];
-  return rows.length > 0 && cap > 0;
+  return rows.length > 0;
 }
 
-export async function countThrottled(tx: RawTx, campaignId: string, o: FloodOptions = {}): Promise<void> {
+/** Count a report grouped into a site's flood bucket (its own row: never waits on the new-bucket counter). */
+export async function countThrottled(tx: RawTx, campaignId: string, site: string, o: FloodOptions = {}): Promise<void> {
   const { windowStart } = resolved(o);
   await tx.$executeRawUnsafe(
-    `INSERT INTO "CrashFloodWindow" ("campaignId", "windowStart", throttled) VALUES ($1, $2, 1)
-     ON CONFLICT ("campaignId", "windowStart") DO UPDATE SET throttled = "CrashFloodWindow".throttled + 1`,
+    `INSERT INTO "CrashFloodWindow" ("campaignId", "windowStart", site, throttled) VALUES ($1, $2, $3, 1)
+     ON CONFLICT ("campaignId", "windowStart", site) DO UPDATE SET throttled = "CrashFloodWindow".throttled + 1`,
     campaignId,
     windowStart,
+    site || "<no frames>",
   );
 }
 
@@ -85,6 +95,8 @@ export interface FloodStatus {
   newBuckets: number;
   /** Reports of the current window grouped into flood buckets. */
   throttled: number;
+  /** The same per crash site, largest first. */
+  throttledBySite: { site: string; reports: number }[];
   /** True when new signatures are being grouped by site right now. */
   flooding: boolean;
   /** Flood buckets holding reports of this campaign (all time), largest first. */
@@ -94,19 +106,22 @@ export interface FloodStatus {
 /** Throttling state of a campaign in the window holding `now`. */
 export async function floodStatus(db: Db, a: { campaignId: string } & FloodOptions): Promise<FloodStatus> {
   const { windowMs, cap, windowStart } = resolved(a);
-  const w = await db.prisma.crashFloodWindow.findUnique({ where: { campaignId_windowStart: { campaignId: a.campaignId, windowStart } } });
+  const ws = await db.prisma.crashFloodWindow.findMany({ where: { campaignId: a.campaignId, windowStart } });
+  const created = ws.find((w) => w.site === "")?.created ?? 0;
+  const sites = ws.filter((w) => w.site !== "").sort((x, y) => y.throttled - x.throttled);
   const rows = (await db.prisma.$queryRawUnsafe(
     `SELECT b.id AS "bucketId", b.signature, count(*)::int AS reports FROM "CrashReport" r JOIN "CrashBucket" b ON b.id = r."bucketId"
      WHERE r."campaignId" = $1 AND b.signature LIKE '${FLOOD_PREFIX}%' GROUP BY b.id, b.signature ORDER BY reports DESC`,
     a.campaignId,
   )) as { bucketId: string; signature: string; reports: number }[];
-  const newBuckets = Math.min(w?.created ?? 0, cap);
+  const newBuckets = Math.min(created, cap);
   return {
     windowStart,
     windowMs,
     cap,
     newBuckets,
-    throttled: w?.throttled ?? 0,
+    throttled: sites.reduce((n, w) => n + w.throttled, 0),
+    throttledBySite: sites.map((w) => ({ site: w.site, reports: w.throttled })),
     flooding: newBuckets >= cap,
     floodBuckets: rows.map((r) => ({ bucketId: r.bucketId, site: r.signature.slice(FLOOD_PREFIX.length), reports: r.reports })),
   };
@@ -127,7 +142,7 @@ export async function shouldThrottle(
   if (await routeFor(db.prisma, a.targetId, routingKeys(a.signature, a.triage))) return { throttle: false };
   const existing = await db.prisma.crashBucket.findUnique({ where: { targetId_signature: { targetId: a.targetId, signature: a.signature } }, select: { id: true } });
   if (existing) return { throttle: false };
-  const w = await db.prisma.crashFloodWindow.findUnique({ where: { campaignId_windowStart: { campaignId: a.campaignId, windowStart } } });
+  const w = await db.prisma.crashFloodWindow.findUnique({ where: { campaignId_windowStart_site: { campaignId: a.campaignId, windowStart, site: "" } } });
   if ((w?.created ?? 0) < cap) return { throttle: false };
   const site = crashSite(a.frames);
   return { throttle: true, site, floodSignature: floodSignature(site) };

@@ -152,9 +152,10 @@ export interface SplitArgs {
 }
 
 /**
- * Move reports to a new bucket. Counts move with the reports' hits; a
- * signature (or own signature) whose reports all moved is routed to the new
- * bucket, so later reports of it land there too.
+ * Move reports to a new bucket. Counts move with the reports' hits. Later
+ * reports follow: the signatures and own signatures of the moved reports are
+ * routed to the new bucket, except the source's own signature while some of
+ * its reports stay, and signatures that key another live bucket.
  */
 export async function splitBucket(db: Db, a: SplitArgs): Promise<{ newBucketId: string }> {
   const reportIds = [...new Set(a.reportIds)];
@@ -177,7 +178,9 @@ export async function splitBucket(db: Db, a: SplitArgs): Promise<{ newBucketId: 
     const moved = new Set(reports.flatMap((r) => routingKeys(r.signature, r.triage)));
     const kept = await reportKeys(tx, `r."bucketId" = $1 AND NOT (r.id = ANY($2::text[]))`, src.id, reportIds);
     const owned = await liveBucketKeys(tx, src.targetId, [...moved], [src.id]);
-    const routedKeys = [...moved].filter((k) => !kept.has(k) && !owned.has(k));
+    // The source's own key follows only if none of its reports stay; any other key the moved reports carry
+    // follows the split even if some reports of it stay (not chosen, or recorded while the user decided).
+    const routedKeys = [...moved].filter((k) => !owned.has(k) && (k !== src.signature || !kept.has(k)));
 
     const newId = newBucketId();
     const first = reports[0]!;
