@@ -40,7 +40,8 @@ export function errorBody(e: FuzzFarmError): ErrorBody {
 /** Browsers asking for a page get an HTML error page; API clients get JSON. */
 const wantsHtml = (req: FastifyRequest) => !req.url.startsWith("/api/") && (req.headers.accept ?? "").includes("text/html");
 
-function send(req: FastifyRequest, reply: FastifyReply, e: FuzzFarmError) {
+/** Send `e` as the response (JSON, or an HTML page for browsers). For contexts whose error handler is not ours (bull-board). */
+export function sendError(req: FastifyRequest, reply: FastifyReply, e: FuzzFarmError) {
   const status = httpStatusOf(e.code);
   if (wantsHtml(req)) return reply.status(status).type("text/html; charset=utf-8").send(errorPage(status, e.code, oneLineOf(e.message)).value);
   return reply.status(status).send(errorBody(e));
@@ -50,9 +51,9 @@ async function errorsPlugin(app: FastifyInstance) {
   app.setErrorHandler((err, req, reply) => {
     const e = toFuzzFarmError(err);
     if (e.code === "FF_ERR_INTERNAL") req.log.error({ err }, "unhandled error");
-    return send(req, reply, e);
+    return sendError(req, reply, e);
   });
-  app.setNotFoundHandler((req, reply) => send(req, reply, new FuzzFarmError("FF_ERR_NOT_FOUND", `no route ${req.method} ${req.url.split("?")[0]}`)));
+  app.setNotFoundHandler((req, reply) => sendError(req, reply, new FuzzFarmError("FF_ERR_NOT_FOUND", `no route ${req.method} ${req.url.split("?")[0]}`)));
 }
 
 export default fp(errorsPlugin, { name: "ff-errors" });

@@ -9,6 +9,7 @@ import { FastifyAdapter } from "@bull-board/fastify";
 import { queueDepths } from "@fuzzfarm/queue";
 import { QueueDepth, readErrors } from "../../schemas";
 import { assertAdmin } from "../../plugins/auth";
+import { sendError, toFuzzFarmError } from "../../plugins/errors";
 
 export const BOARD_PATH = "/admin/queues";
 
@@ -29,7 +30,7 @@ export default async function queueRoutes(app: FastifyInstance) {
       } catch (e) {
         if (req.method === "GET" && (req.headers.accept ?? "").includes("text/html") && (e as { code?: string }).code === "FF_ERR_UNAUTHORIZED")
           return reply.redirect(`/login?next=${encodeURIComponent(BOARD_PATH)}`, 303);
-        throw e;
+        return sendError(req, reply, toFuzzFarmError(e));
       }
     });
     const serverAdapter = new FastifyAdapter();
