@@ -42,7 +42,8 @@ test("overview and campaign endpoints report what applyResult recorded", async (
 
 test("bucket list filters, sorts and paginates on the server", async () => {
   const c = await seedCampaign(farm.db);
-  for (let i = 0; i < 5; i++) await runJob(farm, c, { crashes: Array.from({ length: i + 1 }, (_, k) => ({ message: `E${i}`, signature: `sig-${i}`, title: `T${i}`, kind: i % 2 ? "rejection" : "uncaught" as const })).map((x, k) => ({ ...x, signature: x.signature })) });
+  for (let i = 0; i < 5; i++)
+    await runJob(farm, c, { crashes: Array.from({ length: i + 1 }, () => ({ message: `E${i}`, signature: `sig-${i}`, title: `T${i}`, kind: i % 2 ? ("rejection" as const) : ("uncaught" as const) })) });
   const page = (await farm.app.inject({ url: `/api/buckets?campaignId=${c.campaign.id}&sort=count&order=desc&limit=2&offset=0` })).json();
   assert.equal(page.total, 5);
   assert.equal(page.items.length, 2);
