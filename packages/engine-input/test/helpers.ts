@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseJob, type EngineResultInput, type EngineRunContext, type JobFor } from "@fuzzfarm/protocol";
+import { EngineResult, parseJob, type EngineRunContext, type JobFor } from "@fuzzfarm/protocol";
 import { inputEngine } from "../src/index";
 
 export const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
@@ -33,6 +33,7 @@ export async function withCtx<T>(fn: (ctx: EngineRunContext) => Promise<T>, sign
   }
 }
 
-export function runJob(job: JobFor<"input">, signal?: AbortSignal): Promise<EngineResultInput> {
-  return withCtx((ctx) => inputEngine.run(job, ctx), signal);
+/** Run a job and validate its result against the protocol schema (as the worker does). */
+export async function runJob(job: JobFor<"input">, signal?: AbortSignal): Promise<EngineResult> {
+  return EngineResult.parse(await withCtx((ctx) => inputEngine.run(job, ctx), signal));
 }
