@@ -26,7 +26,7 @@ program
   .option("--workers <n>", "local workers (default: one per core)", Number)
   .option("--port <port>", "dashboard port (default 8377)", Number)
   .option("--host <host>", "dashboard address (default 127.0.0.1)")
-  .option("--demo", "also start a campaign on the bundled example examples/input/eight-bytes.js")
+  .option("--demo", "also start a campaign on the bundled example examples/input/magic-bytes.ts")
   .option("--demo-time <seconds>", "length of the demo campaign", Number, 120)
   .action((o) => run(async () => (await import("./commands/up")).upCommand(o, configFrom(g(), { workers: o.workers, httpPort: o.port, httpHost: o.host })))());
 
@@ -47,6 +47,7 @@ program
   .option("--runs-per-job <n>", "runs per job (node / wasm engines)", Number)
   .option("-o, --option <key=value...>", "engine option, e.g. -o timeoutMs=500 -o strategy=pct -o params.depth=3")
   .option("--target-version <v>", "target version (default: git sha of the target's directory)")
+  .option("--stop-on-crash", "end the campaign as soon as a first bucket is found")
   .option("--json", "print one JSON summary when the campaign ends")
   .action((target, o) => run(async () => (await import("./commands/fuzz")).fuzzCommand(target, o, configFrom(g())))());
 

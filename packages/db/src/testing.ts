@@ -42,3 +42,46 @@ export async function createTestDb(baseUrl = "postgresql://postgres@127.0.0.1:54
     },
   };
 }
+
+/**
+ * A fresh database with every migration applied and recorded in
+ * `_prisma_migrations` exactly as `prisma migrate deploy` would, for tests
+ * that run whole apps (which check that the schema is current).
+ */
+export async function createTestDatabase(serverUrl = "postgresql://postgres@127.0.0.1:5432/postgres"): Promise<{ url: string; drop(): Promise<void> }> {
+  const { createHash, randomUUID } = await import("node:crypto");
+  const name = `fuzzfarm_t_${randomBytes(5).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${name}"`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const c = new pg.Client({ connectionString: url.toString() });
+  await c.connect();
+  try {
+    await c.query(`CREATE TABLE "_prisma_migrations" ("id" VARCHAR(36) PRIMARY KEY NOT NULL, "checksum" VARCHAR(64) NOT NULL,
+      "finished_at" TIMESTAMPTZ, "migration_name" VARCHAR(255) NOT NULL, "logs" TEXT, "rolled_back_at" TIMESTAMPTZ,
+      "started_at" TIMESTAMPTZ NOT NULL DEFAULT now(), "applied_steps_count" INTEGER NOT NULL DEFAULT 0)`);
+    for (const m of migrationNames(repoRoot)) {
+      const sql = migrationSql(repoRoot, m);
+      await c.query(sql);
+      await c.query(`INSERT INTO "_prisma_migrations" (id, checksum, finished_at, migration_name, applied_steps_count) VALUES ($1, $2, now(), $3, 1)`, [
+        randomUUID(),
+        createHash("sha256").update(sql).digest("hex"),
+        m,
+      ]);
+    }
+  } finally {
+    await c.end();
+  }
+  return {
+    url: url.toString(),
+    async drop() {
+      const d = new pg.Client({ connectionString: serverUrl });
+      await d.connect();
+      await d.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).catch(() => {});
+      await d.end();
+    },
+  };
+}

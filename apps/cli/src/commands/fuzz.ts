@@ -1,7 +1,7 @@
 // `fuzzfarm fuzz <target>`: create a campaign, supervise it with a private
 // coordinator, run N local workers (remote workers may join), show progress,
 // and exit 0 (no crash), 1 (new buckets) or 2 (usage / infrastructure error).
-import { startCoordinator } from "@fuzzfarm/coordinator";
+import { startCoordinator, type ResultApplied } from "@fuzzfarm/coordinator";
 import type { Config } from "@fuzzfarm/config";
 import { openFarm, REPO_ROOT } from "../context";
 import { startLocalWorkers } from "../local-workers";
@@ -17,6 +17,7 @@ export interface FuzzFlags {
   runsPerJob?: number;
   option?: string[];
   targetVersion?: string;
+  stopOnCrash?: boolean;
 }
 
 export function parseOptions(pairs: string[] = []): Record<string, unknown> {
@@ -66,6 +67,14 @@ export async function fuzzCommand(targetArg: string, f: FuzzFlags, config: Confi
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
   if (!f.json) err.write(`campaign ${camp.id}: ${target.engine} engine on ${target.path} for ${seconds}s with ${f.workers ?? config.workers} local workers\n`);
+  if (f.stopOnCrash)
+    coordinator.on("result", (r: ResultApplied) => {
+      if (r.campaignId === camp.id && r.newBuckets.length && !stopping) {
+        stopping = true;
+        log("first crash found: stopping (--stop-on-crash)");
+        void coordinator.stopCampaign(camp.id);
+      }
+    });
   const progress = setInterval(async () => {
     if (f.json) return;
     const s = await campaignSummary(farm.db, camp.id).catch(() => null);

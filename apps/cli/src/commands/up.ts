@@ -17,7 +17,7 @@ export interface UpFlags {
   demoTime?: number;
 }
 
-export const DEMO_TARGET = join(REPO_ROOT, "examples", "input", "eight-bytes.js");
+export const DEMO_TARGET = join(REPO_ROOT, "examples", "input", "magic-bytes.ts");
 
 export async function upCommand(f: UpFlags, config: Config, err = process.stderr): Promise<number> {
   const log = (l: string) => err.write(`${l}\n`);
