@@ -15,7 +15,7 @@ export {
   dictOverwrite,
   splice,
 } from "./mutators/index";
-export { havoc, randomInput, type HavocOptions, type HavocResult } from "./havoc";
+export { havoc, havocChain, randomInput, type HavocOptions, type HavocResult } from "./havoc";
 export { Corpus, type CorpusEntry, type CorpusOptions } from "./corpus";
 export { seedWeight, meanExecUs, DEFAULT_HALF_LIFE, type SeedStats, type ScheduleOptions } from "./schedule";
 export { selectSeeds } from "./select";

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { MUTATORS, createRng, havoc, randomInput } from "../src/index";
+import { MUTATORS, createRng, havoc, havocChain, randomInput } from "../src/index";
 
 test("havoc is deterministic per seed, bounded, and names real mutators", () => {
   const names = new Set(MUTATORS.map((m) => m.name));
@@ -41,4 +41,18 @@ test("randomInput draws lengths and bytes uniformly", () => {
   }
   assert.ok(total / 2000 > 7 && total / 2000 < 9);
   assert.equal(bytes.size, 256);
+});
+
+test("havocChain yields every step of one stack, each one mutation further", () => {
+  const input = new TextEncoder().encode("chain me");
+  for (let seed = 0; seed < 100; seed++) {
+    const chain = havocChain(input, createRng(seed), { depth: 4 });
+    assert.ok(chain.length >= 1 && chain.length <= 16);
+    chain.forEach((step, j) => {
+      assert.equal(step.applied.length, j + 1);
+      if (j > 0) assert.deepEqual(step.applied.slice(0, j), chain[j - 1]!.applied);
+    });
+    // havoc with the same seed ends where the chain ends
+    assert.deepEqual(havoc(input, createRng(seed), { depth: 4 }), chain[chain.length - 1]);
+  }
 });

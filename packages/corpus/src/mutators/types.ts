@@ -33,6 +33,27 @@ export function insertAt(input: Uint8Array, pos: number, bytes: Uint8Array, maxL
 /** A length for a block in [1, max], biased towards short blocks as AFL does. */
 export function blockLen(rng: Rng, max: number): number {
   if (max <= 1) return 1;
-  const cap = rng.int(4) === 0 ? max : Math.min(max, rng.pick([4, 8, 16, 32]));
+  const cap = rng.int(4) === 0 ? max : Math.min(max, 4 << rng.int(4));
   return rng.range(1, cap);
+}
+
+/** A random integer width (1, 2 or 4 bytes) that fits in `len` bytes; 0 if none does. */
+export function pickWidth(rng: Rng, len: number): number {
+  if (len <= 0) return 0;
+  return 1 << rng.int(len >= 4 ? 3 : len >= 2 ? 2 : 1);
+}
+
+/** Read an unsigned integer of `w` bytes at `pos`, little or big endian. */
+export function readUint(b: Uint8Array, pos: number, w: number, le: boolean): number {
+  let v = 0;
+  for (let i = 0; i < w; i++) v = v * 256 + b[le ? pos + w - 1 - i : pos + i]!;
+  return v;
+}
+
+/** Write the low `w` bytes of `v` at `pos`, little or big endian. */
+export function writeUint(b: Uint8Array, pos: number, w: number, le: boolean, v: number): void {
+  for (let i = 0; i < w; i++) {
+    b[le ? pos + i : pos + w - 1 - i] = v & 0xff;
+    v = Math.floor(v / 256);
+  }
 }

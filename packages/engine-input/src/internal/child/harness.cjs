@@ -78,6 +78,21 @@ function loadTarget(init) {
   return { fuzz, hook };
 }
 
+/**
+ * Views into the packed batch buffer (see packInputs in campaign.ts).
+ * @param {Uint8Array} data @param {Uint32Array} ends
+ */
+function unpack(data, ends) {
+  /** @type {Uint8Array[]} */
+  const out = new Array(ends.length);
+  let start = 0;
+  for (let i = 0; i < ends.length; i++) {
+    out[i] = data.subarray(start, ends[i]);
+    start = /** @type {number} */ (ends[i]);
+  }
+  return out;
+}
+
 /** @param {unknown} r @returns {r is PromiseLike<unknown>} */
 function isThenable(r) {
   return r !== null && (typeof r === "object" || typeof r === "function") && typeof (/** @type {any} */ (r).then) === "function";
@@ -196,7 +211,7 @@ function fuzzMode(init) {
     const agg = new Map();
     /** @type {{seq: number, f: string[], us: number}[]} */
     const newCov = [];
-    const inputs = /** @type {Uint8Array[]} */ (b.inputs);
+    const inputs = unpack(b.data, b.ends);
     const started = performance.now();
     for (let i = 0; i < inputs.length; i++) {
       const seq = b.base + i;
