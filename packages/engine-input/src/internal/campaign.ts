@@ -12,7 +12,7 @@ import { Corpus, createRng, havocChain, randomInput, type Rng } from "@fuzzfarm/
 import type { EngineResultInput, EngineRunContext, Finding, JobFor, StrategyYield } from "@fuzzfarm/protocol";
 import { BatchLedger, type Batch } from "./batches";
 import { CoverageBook } from "./coverage-book";
-import { Executor, firstMessage, isExit, type ExitInfo } from "./executor";
+import { Executor, firstMessage, isExit, loadFailure, LOAD_TIMEOUT_MS, type ExitInfo } from "./executor";
 import { classifyExit } from "./fatal";
 import { FindingBook } from "./findings";
 import type { ChildFinding, ChildMessage } from "./messages";
@@ -28,8 +28,6 @@ const MAX_CANDIDATES = 10_000;
 const MAX_DICTIONARY = 4096;
 const STOP_GRACE_MS = 1000;
 const LEN_CONTROL = 100;
-/** Time an executor may take to load the target before the job fails. */
-export const LOAD_TIMEOUT_MS = 60_000;
 
 type Job = JobFor<"input">;
 type Candidate = NonNullable<EngineResultInput["corpus"]>[number];
@@ -108,7 +106,11 @@ class Campaign {
         maxMemoryMb: this.opts.maxMemoryMb,
         timeoutMs: this.opts.timeoutMs,
       });
+      const stopLoading = () => ex.kill();
+      this.ctx.signal.addEventListener("abort", stopLoading);
       const first = await firstMessage(ex, LOAD_TIMEOUT_MS);
+      this.ctx.signal.removeEventListener("abort", stopLoading);
+      if (this.ctx.signal.aborted && isExit(first)) break;
       if (isExit(first) || first.t !== "ready") {
         if (!isExit(first)) ex.kill();
         const message = isExit(first) ? loadFailure(first) : first.t === "error" ? first.message : `unexpected ${first.t}`;
@@ -389,12 +391,4 @@ export function packInputs(inputs: readonly Uint8Array[]): { data: Uint8Array; e
     ends[i] = at;
   });
   return { data, ends };
-}
-
-/** One line saying why an executor ended before it was ready. */
-export function loadFailure(info: ExitInfo): string {
-  if (info.killedByUs) return `target did not load within ${LOAD_TIMEOUT_MS} ms`;
-  const line = info.stderr.split("\n").find((l) => /error|exit/i.test(l)) ?? info.stderr.split("\n").find((l) => l.trim()) ?? "";
-  const how = info.signal ? `signal ${info.signal}` : `exit code ${info.code}`;
-  return `target ended while loading (${how})${line ? `: ${line.trim().slice(0, 300)}` : ""}`;
 }

@@ -9,6 +9,8 @@ import { fileURLToPath } from "node:url";
 import type { ChildMessage, InitMessage } from "./messages";
 
 const HARNESS = fileURLToPath(new URL("./child/harness.cjs", import.meta.url));
+/** Time an executor may take to load the target before the job fails. */
+export const LOAD_TIMEOUT_MS = 60_000;
 /** Bound of the stderr text kept for a finding's stack. */
 export const MAX_TEXT = 16 * 1024;
 
@@ -134,4 +136,12 @@ export function firstMessage(ex: Executor, loadTimeoutMs: number): Promise<Child
 
 export function isExit(x: ChildMessage | ExitInfo): x is ExitInfo {
   return !("t" in x);
+}
+
+/** One line saying why an executor ended before it was ready. */
+export function loadFailure(info: ExitInfo): string {
+  if (info.killedByUs) return `target did not load within ${LOAD_TIMEOUT_MS} ms`;
+  const line = info.stderr.split("\n").find((l) => /error|exit/i.test(l)) ?? info.stderr.split("\n").find((l) => l.trim()) ?? "";
+  const how = info.signal ? `signal ${info.signal}` : `exit code ${info.code}`;
+  return `target ended while loading (${how})${line ? `: ${line.trim().slice(0, 300)}` : ""}`;
 }

@@ -18,10 +18,23 @@ export function topFrame(stack: string): string | null {
   return null;
 }
 
+const EXIT_MARKER = "target called process.exit(";
+
+/**
+ * The dedupe key of a finding. Thrown errors: kind + top frame of their own
+ * stack. process.exit: the top frame under the harness's last exit banner on
+ * stderr (earlier stderr lines may hold unrelated traces). Hangs, signals and
+ * out-of-memory carry no JS stack of their own: kind + message.
+ */
 export function dedupeKey(f: Finding): string {
-  const detail = f.detail ?? {};
-  const where = topFrame(f.stack) ?? (f.kind === "crash" && f.crashKind === "exit" ? `exit ${String(detail.exitCode)}` : f.message);
-  return `${findingKind(f)}|${where}`;
+  const kind = findingKind(f);
+  let where: string | null = null;
+  if (kind === "uncaught" || kind === "rejection") where = topFrame(f.stack);
+  else if (kind === "exit") {
+    const at = f.stack.lastIndexOf(EXIT_MARKER);
+    where = at >= 0 ? topFrame(f.stack.slice(at)) : null;
+  }
+  return `${kind}|${where ?? f.message}`;
 }
 
 export class FindingBook {

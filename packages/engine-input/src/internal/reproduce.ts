@@ -5,9 +5,8 @@
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { FuzzFarmError, InputOptions, type EngineRunContext, type Finding, type Outcome, type Reproducer } from "@fuzzfarm/protocol";
-import { Executor, firstMessage, isExit } from "./executor";
+import { Executor, firstMessage, isExit, loadFailure, LOAD_TIMEOUT_MS } from "./executor";
 import { classifyExit } from "./fatal";
-import { LOAD_TIMEOUT_MS, loadFailure } from "./campaign";
 import { resolveTarget } from "./target";
 
 /** Longest wait for timers and callbacks after fuzz() settled, ms. */
