@@ -48,6 +48,7 @@ program
   .option("-o, --option <key=value...>", "engine option, e.g. -o timeoutMs=500 -o strategy=pct -o params.depth=3")
   .option("--target-version <v>", "target version (default: git sha of the target's directory)")
   .option("--stop-on-crash", "end the campaign as soon as a first bucket is found")
+  .option("--maintenance-wait <duration>", "after the campaign, wait this long for new buckets' replays and minimization", "90s")
   .option("--json", "print one JSON summary when the campaign ends")
   .action((target, o) => run(async () => (await import("./commands/fuzz")).fuzzCommand(target, o, configFrom(g())))());
 

@@ -25,6 +25,13 @@ test("fuzz finds the eight-byte example, reports a bucket as JSON and repro repl
     assert.equal(b.kind, "uncaught");
     assert.ok(b.isNew && b.count >= 1 && b.reproducer === `fuzzfarm repro ${b.id}`);
     assert.ok(s.seconds < 60, "found well within the 60 s budget");
+    // Replayed 20 times by a maintenance job (deterministic target: every replay hits), then minimized.
+    assert.deepEqual(b.reproduction, { runs: 20, hits: 20, label: "reliable" });
+    assert.equal(b.status, "confirmed");
+    assert.equal(b.minimized, true);
+    const bucket = await farm.db.prisma.crashBucket.findUniqueOrThrow({ where: { id: b.id } });
+    assert.equal(Buffer.from(bucket.minimized!).subarray(0, 8).toString("latin1"), "FUZZFARM", "minimized input keeps the 8 magic bytes");
+    assert.ok(bucket.minimized!.length <= 8, `minimized to ${bucket.minimized!.length} bytes`);
     const rep = await runCli(["repro", b.id], farm.env);
     assert.equal(rep.code, 0, rep.stdout + rep.stderr);
     assert.match(rep.stdout, /reproduced in 1\/1/);

@@ -3,7 +3,7 @@
 // is equal or similar, else a new one keyed by the signature).
 import { findingKind, type JobResult } from "@fuzzfarm/protocol";
 import { bucketCandidates, type ClassifiedFinding, type Db } from "@fuzzfarm/db";
-import { chooseBucket, crashState } from "@fuzzfarm/triage";
+import { chooseBucket, crashState, normalizeMessage } from "@fuzzfarm/triage";
 
 export async function classifyFindings(db: Db, r: JobResult, targetId: string, rootDir: string): Promise<ClassifiedFinding[]> {
   const out: ClassifiedFinding[] = [];
@@ -15,7 +15,7 @@ export async function classifyFindings(db: Db, r: JobResult, targetId: string, r
     const candidates = candidatesByKind.get(kind)!;
     const choice = chooseBucket(
       state,
-      candidates.map((b) => ({ id: b.id, signature: b.signature, kind: b.kind, frames: b.frames as never, normalizedMessage: b.title })),
+      candidates.map((b) => ({ id: b.id, signature: b.signature, kind: b.kind, frames: b.frames as never, normalizedMessage: normalizeMessage(b.message, { rootDir }) })),
     );
     const joined = choice.bucketId ? candidates.find((b) => b.id === choice.bucketId) : undefined;
     const hits = typeof f.detail.hits === "number" && f.detail.hits > 0 ? Math.floor(f.detail.hits) : 1;

@@ -43,6 +43,7 @@ import {
 } from "@fuzzfarm/queue";
 import { PLANNERS, type CampaignPlanConfig } from "./planners/index";
 import { classifyFindings } from "./classify";
+import { applyMaintenanceResult, enqueueReplay, DEFAULT_MAINTENANCE, type MaintenanceOptions } from "./maintenance";
 
 export interface CoordinatorOptions {
   db: Db;
@@ -56,6 +57,8 @@ export interface CoordinatorOptions {
   tickMs?: number;
   /** Extra time after a campaign's deadline for in-flight jobs to report, ms. Default 30000. */
   graceMs?: number;
+  /** Replay / minimize budgets for new buckets; replayRuns 0 turns them off. */
+  maintenance?: Partial<MaintenanceOptions>;
   /** Seed of the planning rng (tests). Default: time-based. */
   seed?: number;
   log?: (line: string) => void;
@@ -92,6 +95,7 @@ export async function startCoordinator(opts: CoordinatorOptions): Promise<Coordi
   const log = opts.log ?? (() => {});
   const rng: Rng = createRng(opts.seed ?? Date.now() & 0x7fffffff);
   const graceMs = opts.graceMs ?? 30_000;
+  const maintenance = { ...DEFAULT_MAINTENANCE, ...opts.maintenance };
   const emitter = new EventEmitter() as Coordinator;
   const only = opts.only ? new Set(opts.only) : null;
   const targets = new Map<string, { id: string; version: string }>();
@@ -110,6 +114,15 @@ export async function startCoordinator(opts: CoordinatorOptions): Promise<Coordi
       }
       const camp = await db.prisma.campaign.findUnique({ where: { id: r.campaignId }, include: { target: true } });
       if (!camp) throw new UnrecoverableError(`result for unknown campaign ${r.campaignId}`);
+      if (r.kind !== "fuzz") {
+        const row = await db.prisma.job.findUnique({ where: { id: r.jobId }, select: { payload: true } });
+        const bucketId = (row?.payload as { bucketId?: string } | undefined)?.bucketId;
+        if (!bucketId) throw new UnrecoverableError(`${r.kind} result ${r.jobId} for no known bucket`);
+        log(await applyMaintenanceResult(db, queues, r, bucketId, opts.rootDir, maintenance));
+        await publishEvent(queues.connection, queues.prefix, { type: "bucket", bucketId, action: r.kind }).catch(() => {});
+        emitter.emit("maintenance", { kind: r.kind, bucketId, jobId: r.jobId });
+        return { duplicate: false };
+      }
       targets.set(camp.id, { id: camp.targetId, version: camp.target.version });
       const classified = await classifyFindings(db, r, camp.targetId, opts.rootDir);
       const summary = await applyResult(db, r, { targetId: camp.targetId, targetVersion: camp.target.version, classified });
@@ -123,7 +136,10 @@ export async function startCoordinator(opts: CoordinatorOptions): Promise<Coordi
           newNovelty: summary.newNovelty,
           newBuckets: summary.newBuckets,
         }).catch(() => {});
-        for (const b of summary.newBuckets) await publishEvent(queues.connection, queues.prefix, { type: "bucket", bucketId: b, action: "created" }).catch(() => {});
+        for (const b of summary.newBuckets) {
+          await publishEvent(queues.connection, queues.prefix, { type: "bucket", bucketId: b, action: "created" }).catch(() => {});
+          if (maintenance.replayRuns > 0) await enqueueReplay(db, queues, b, maintenance).catch((e) => log(`replay of ${b}: ${oneLine(e)}`));
+        }
       }
       if (r.error) log(`job ${r.jobId} failed on ${r.workerId}: ${r.error.kind}: ${r.error.message}`);
       const applied: ResultApplied = { ...summary, campaignId: r.campaignId, jobId: r.jobId, execs: r.execs, error: r.error };
@@ -173,7 +189,7 @@ export async function startCoordinator(opts: CoordinatorOptions): Promise<Coordi
   }
 
   async function windDown(campaignId: string, deadline: Date): Promise<boolean> {
-    const open = await openJobs(db, campaignId);
+    const open = (await openJobs(db, campaignId)).filter((j) => j.kind === "fuzz");
     for (const j of open) {
       const payload = j.payload as { engine: EngineName };
       const qj = await queues.jobs[payload.engine].getJob(j.id);
@@ -183,7 +199,7 @@ export async function startCoordinator(opts: CoordinatorOptions): Promise<Coordi
         await db.prisma.job.updateMany({ where: { id: j.id, status: "queued" }, data: { status: "cancelled", finishedAt: new Date() } });
       }
     }
-    const still = await db.prisma.job.count({ where: { campaignId, status: "queued" } });
+    const still = await db.prisma.job.count({ where: { campaignId, status: "queued", kind: "fuzz" } });
     return still === 0 || Date.now() > deadline.getTime() + graceMs;
   }
 
@@ -205,7 +221,7 @@ export async function startCoordinator(opts: CoordinatorOptions): Promise<Coordi
         }
         continue;
       }
-      const open = await db.prisma.job.count({ where: { campaignId: c.id, status: "queued" } });
+      const open = await db.prisma.job.count({ where: { campaignId: c.id, status: "queued", kind: "fuzz" } });
       const want = Math.max(2, 2 * (await liveWorkers(c.engine as EngineName)));
       if (open < want) await planJobs(c.id, want - open);
     }

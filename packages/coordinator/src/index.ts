@@ -2,3 +2,4 @@
 export { startCoordinator, type Coordinator, type CoordinatorOptions, type NewCampaign, type ResultApplied } from "./coordinator";
 export { PLANNERS, type CampaignPlanConfig } from "./planners/index";
 export { nudgeNumbers } from "./planners/nudge";
+export { enqueueReplay, enqueueMinimize, DEFAULT_MAINTENANCE, type MaintenanceOptions } from "./maintenance";

@@ -195,14 +195,15 @@ async function noteFlood(tx: Tx, bucketId: string, campaignId: string, site: str
   });
 }
 
-/** Buckets of a target and kind, for similarity matching of a new crash. */
+/** Buckets of a target and kind, for similarity matching of a new crash, with the message of their first report. */
 export async function bucketCandidates(db: Db, targetId: string, kind: string, limit = 500) {
-  return db.prisma.crashBucket.findMany({
+  const rows = await db.prisma.crashBucket.findMany({
     where: { targetId, kind, mergedIntoId: null },
-    select: { id: true, signature: true, kind: true, frames: true, title: true },
+    select: { id: true, signature: true, kind: true, frames: true, title: true, reports: { select: { message: true }, orderBy: { createdAt: "asc" }, take: 1 } },
     orderBy: { lastSeen: "desc" },
     take: limit,
   });
+  return rows.map(({ reports, ...b }) => ({ ...b, message: reports[0]?.message ?? "" }));
 }
 
 export async function getBucket(db: Db, id: string) {

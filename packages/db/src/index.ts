@@ -10,3 +10,4 @@ export * from "./dashboard";
 export * from "./triage-actions";
 export * from "./lifecycle";
 export * from "./flood";
+export * from "./maintenance";

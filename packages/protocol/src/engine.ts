@@ -6,6 +6,17 @@ import type { EngineName, JobFor } from "./job";
 import type { EngineResultInput } from "./result";
 import type { Outcome, Reproducer } from "./outcome";
 
+/** What an engine's minimizer returns: a smaller reproducer that still fails the same way. */
+export interface Minimized {
+  reproducer: Reproducer;
+  /** In words: what was removed and what the remaining failure needs. */
+  explanation: string;
+  originalSize: number;
+  size: number;
+  /** Executions spent. */
+  tries: number;
+}
+
 export interface EngineRunContext {
   /** Aborted when the worker shuts down or the job's lock is lost: stop soon, return what you have. */
   signal: AbortSignal;
@@ -23,4 +34,9 @@ export interface Engine<E extends EngineName = EngineName> {
   run(job: JobFor<E>, ctx: EngineRunContext): Promise<EngineResultInput>;
   /** Run one reproducer once and say how it ended. */
   reproduce(target: { path: string }, repro: Reproducer, ctx: EngineRunContext): Promise<Outcome>;
+  /**
+   * Shrink a reproducer while `stillFails(outcome)` holds (same bucket signature). Optional: the
+   * worker falls back to byte-level delta debugging of `repro.input` through `reproduce`.
+   */
+  minimize?(target: { path: string }, repro: Reproducer, stillFails: (o: Outcome) => boolean, ctx: EngineRunContext): Promise<Minimized>;
 }

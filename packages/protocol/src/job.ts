@@ -16,6 +16,7 @@ import { z } from "zod";
 import { InputOptions } from "./options/input";
 import { NodeOptions } from "./options/node";
 import { WasmOptions } from "./options/wasm";
+import { Reproducer } from "./outcome";
 
 export const ENGINE_NAMES = ["input", "node", "wasm"] as const;
 export type EngineName = (typeof ENGINE_NAMES)[number];
@@ -56,6 +57,9 @@ const jobBase = {
   target: TargetRef,
   budget: Budget,
   seeds: z.array(SeedInput).max(10_000).default([]),
+  /** replay / minimize jobs: the bucket and the reproducer to work on. */
+  bucketId: z.string().optional(),
+  reproducer: Reproducer.optional(),
 };
 
 export const JobPayload = z.discriminatedUnion("engine", [

@@ -1,6 +1,6 @@
 // What a worker sends back for one job (see the flow drawing in job.ts).
 import { z } from "zod";
-import { Finding } from "./outcome";
+import { Finding, Reproducer } from "./outcome";
 import { ENGINE_NAMES, MAX_ARTIFACT_BYTES } from "./job";
 
 /** A new corpus candidate: an input / seed that brought features the job had not seen. */
@@ -42,6 +42,10 @@ export const EngineResult = z.object({
   findings: z.array(Finding).max(1_000).default([]),
   strategyYield: StrategyYield.default({}),
   error: JobError.optional(),
+  /** minimize jobs: the smallest reproducer that still fails the same way, and how it was reduced. */
+  minimized: z
+    .object({ reproducer: Reproducer, explanation: z.string().default(""), originalSize: z.number().int(), size: z.number().int(), tries: z.number().int() })
+    .optional(),
 });
 export type EngineResult = z.infer<typeof EngineResult>;
 export type EngineResultInput = z.input<typeof EngineResult>;

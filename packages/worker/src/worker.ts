@@ -34,6 +34,8 @@ import {
   type ConnectionOptions,
   type QueueJob,
 } from "@fuzzfarm/queue";
+import { runReplay } from "./maintenance/replay";
+import { runMinimize } from "./maintenance/minimize";
 
 export interface WorkerOptions {
   redisUrl: string;
@@ -144,14 +146,20 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
     let base = 0;
     let out: EngineResultInput;
     try {
-      out = await engine.run(payload as never, {
+      const ctx = {
         signal: shutdown.signal,
         workDir,
-        onProgress: (p) => {
+        onProgress: (p: { execs: number }) => {
           stats.execs += p.execs - base;
           base = p.execs;
         },
-      });
+      };
+      out =
+        payload.kind === "replay"
+          ? await runReplay(engine, payload, ctx)
+          : payload.kind === "minimize"
+            ? await runMinimize(engine, payload, ctx)
+            : await engine.run(payload as never, ctx);
     } catch (e) {
       out = { execs: base, busyMs: Date.now() - started.getTime(), error: { kind: "internal", message: oneLine(e) } };
     } finally {

@@ -18,6 +18,8 @@ export interface FuzzFlags {
   option?: string[];
   targetVersion?: string;
   stopOnCrash?: boolean;
+  /** How long to wait after the campaign for replay / minimize jobs of its new buckets. */
+  maintenanceWait?: string;
 }
 
 export function parseOptions(pairs: string[] = []): Record<string, unknown> {
@@ -82,6 +84,10 @@ export async function fuzzCommand(targetArg: string, f: FuzzFlags, config: Confi
   }, 2000);
   try {
     await coordinator.waitForCampaign(camp.id);
+    // New buckets get replayed (reproduction rate) and minimized by maintenance jobs: give them time to land.
+    const until = Date.now() + parseDuration(f.maintenanceWait ?? "90s") * 1000;
+    while (Date.now() < until && (await farm.db.prisma.job.count({ where: { campaignId: camp.id, status: "queued", kind: { not: "fuzz" } } })) > 0)
+      await new Promise((r) => setTimeout(r, 250));
   } finally {
     clearInterval(progress);
     process.off("SIGINT", onSignal);
@@ -94,7 +100,11 @@ export async function fuzzCommand(targetArg: string, f: FuzzFlags, config: Confi
   if (f.json) out.write(`${JSON.stringify(s)}\n`);
   else {
     err.write(`${progressLine(s)}\n`);
-    for (const b of s.buckets) err.write(`${b.isNew ? "NEW " : "    "}${b.id}  ${b.kind.padEnd(9)} x${b.count}  ${b.title}\n      reproduce: ${b.reproducer}\n`);
+    for (const b of s.buckets)
+      err.write(
+        `${b.isNew ? "NEW " : "    "}${b.id}  ${b.kind.padEnd(9)} x${b.count}  ${b.title}\n` +
+          `      reproduced ${b.reproduction.runs ? `${b.reproduction.hits}/${b.reproduction.runs} (${b.reproduction.label})` : "(not replayed yet)"}${b.minimized ? ", minimized" : ""}; reproduce: ${b.reproducer}\n`,
+      );
     if (!s.buckets.length) err.write("no crashes found\n");
   }
   return s.buckets.some((b) => b.isNew) ? 1 : 0;

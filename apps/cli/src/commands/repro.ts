@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { getBucket } from "@fuzzfarm/db";
 import { FuzzFarmError, Reproducer, findingKind, type EngineName, type Outcome } from "@fuzzfarm/protocol";
 import { loadEngines } from "@fuzzfarm/worker";
-import { chooseBucket, crashState } from "@fuzzfarm/triage";
+import { chooseBucket, crashState, normalizeMessage } from "@fuzzfarm/triage";
 import type { Config } from "@fuzzfarm/config";
 import { openFarm, REPO_ROOT } from "../context";
 
@@ -32,7 +32,7 @@ export async function reproCommand(id: string, f: { runs?: number; json?: boolea
     for (let i = 0; i < runs; i++) {
       const o = await engines[0].reproduce({ path: bucket.target.path }, repro, { signal: new AbortController().signal, workDir });
       outcomes.push(o);
-      if (sameBug(o, bucket)) hits++;
+      if (sameBug(o, bucket, report.message)) hits++;
     }
   } finally {
     await rm(workDir, { recursive: true, force: true });
@@ -47,9 +47,9 @@ export async function reproCommand(id: string, f: { runs?: number; json?: boolea
   return hits > 0 ? 0 : 1;
 }
 
-function sameBug(o: Outcome, b: { id: string; kind: string; signature: string; frames: unknown; title: string }): boolean {
+function sameBug(o: Outcome, b: { id: string; kind: string; signature: string; frames: unknown }, firstMessage: string): boolean {
   if (o.kind === "ok" || findingKind(o) !== b.kind) return false;
   const state = crashState(o, { rootDir: REPO_ROOT });
   if (state.signature === b.signature) return true;
-  return chooseBucket(state, [{ id: b.id, signature: b.signature, kind: b.kind, frames: b.frames as never, normalizedMessage: b.title }]).bucketId === b.id;
+  return chooseBucket(state, [{ id: b.id, signature: b.signature, kind: b.kind, frames: b.frames as never, normalizedMessage: normalizeMessage(firstMessage, { rootDir: REPO_ROOT }) }]).bucketId === b.id;
 }

@@ -13,7 +13,18 @@ export interface CampaignSummary {
   novelty: number;
   corpusSize: number;
   jobs: number;
-  buckets: { id: string; kind: string; signature: string; title: string; count: number; isNew: boolean; reproducer: string }[];
+  buckets: {
+    id: string;
+    kind: string;
+    signature: string;
+    title: string;
+    count: number;
+    isNew: boolean;
+    status: string;
+    reproducer: string;
+    reproduction: { runs: number; hits: number; label: string };
+    minimized: boolean;
+  }[];
 }
 
 export async function campaignSummary(db: Db, id: string): Promise<CampaignSummary> {
@@ -41,7 +52,10 @@ export async function campaignSummary(db: Db, id: string): Promise<CampaignSumma
       title: b.title,
       count: b.count,
       isNew: b.firstSeen >= c.startedAt,
+      status: b.status,
       reproducer: `fuzzfarm repro ${b.id}`,
+      reproduction: { runs: b.reproRuns, hits: b.reproHits, label: b.reproLabel },
+      minimized: b.minimized !== null,
     })),
   };
 }
