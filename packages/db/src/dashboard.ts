@@ -112,10 +112,11 @@ async function execRates(db: Db, rows: RateInput[], windowMs: number, now: numbe
   }
   if (!running.length) return out;
   const since = new Date(now - windowMs);
-  // The last sample at or before the window start is the baseline; none means the campaign started inside the window.
+  // The last sample at or before the window start is the baseline (one index probe per campaign);
+  // none means the campaign started inside the window.
   const base = (await db.prisma.$queryRawUnsafe(
-    `SELECT DISTINCT ON ("campaignId") "campaignId" AS id, execs FROM "CoverageSample"
-     WHERE "campaignId" = ANY($1::text[]) AND at <= $2 ORDER BY "campaignId", at DESC`,
+    `SELECT c.id, s.execs FROM unnest($1::text[]) AS c(id)
+     CROSS JOIN LATERAL (SELECT execs FROM "CoverageSample" WHERE "campaignId" = c.id AND at <= $2 ORDER BY at DESC LIMIT 1) s`,
     running.map((r) => r.id),
     since,
   )) as { id: string; execs: bigint }[];
@@ -185,26 +186,35 @@ export interface SeriesPoint {
   buckets: number;
 }
 
-/** Coverage samples of a campaign over time, downsampled in SQL to at most about `maxPoints` (the last sample always kept). */
+/**
+ * Coverage samples of a campaign over time, downsampled to at most `maxPoints`:
+ * the latest sample at or before each of `maxPoints` evenly spaced instants
+ * between the first and the last sample. One index probe per point, so the
+ * cost does not grow with the campaign's length.
+ */
 export async function campaignSeries(db: Db, campaignId: string, maxPoints = 300): Promise<SeriesPoint[]> {
+  const n = Math.max(2, Math.floor(maxPoints));
   const rows = (await db.prisma.$queryRawUnsafe(
-    `SELECT at, execs, covered, "coverageTotal", novelty, "corpusSize", buckets FROM (
-       SELECT s.*, row_number() OVER (ORDER BY at, id) AS rn, count(*) OVER () AS n
-       FROM "CoverageSample" s WHERE "campaignId" = $1) x
-     WHERE (rn - 1) % GREATEST(1, CEIL(n::float / $2)::int) = 0 OR rn = n
-     ORDER BY at, rn`,
+    `WITH span AS (SELECT min(at) AS lo, max(at) AS hi FROM "CoverageSample" WHERE "campaignId" = $1)
+     SELECT s.id, s.at, s.execs, s.covered, s."coverageTotal", s.novelty, s."corpusSize", s.buckets
+     FROM span CROSS JOIN generate_series(0, $2 - 1) AS g(i)
+     CROSS JOIN LATERAL (
+       SELECT id, at, execs, covered, "coverageTotal", novelty, "corpusSize", buckets FROM "CoverageSample"
+       WHERE "campaignId" = $1 AND at <= CASE WHEN g.i = $2 - 1 THEN span.hi ELSE span.lo + (span.hi - span.lo) * (g.i::float8 / ($2 - 1)) END
+       ORDER BY at DESC, id DESC LIMIT 1) s
+     WHERE span.lo IS NOT NULL
+     ORDER BY g.i`,
     campaignId,
-    Math.max(2, maxPoints),
-  )) as { at: Date; execs: bigint; covered: number; coverageTotal: number; novelty: number; corpusSize: number; buckets: number }[];
-  return rows.map((r) => ({
-    at: r.at,
-    execs: num(r.execs),
-    covered: num(r.covered),
-    coverageTotal: num(r.coverageTotal),
-    novelty: num(r.novelty),
-    corpusSize: num(r.corpusSize),
-    buckets: num(r.buckets),
-  }));
+    n,
+  )) as { id: bigint; at: Date; execs: bigint; covered: number; coverageTotal: number; novelty: number; corpusSize: number; buckets: number }[];
+  const out: SeriesPoint[] = [];
+  let last: bigint | null = null;
+  for (const r of rows) {
+    if (r.id === last) continue;
+    last = r.id;
+    out.push({ at: r.at, execs: num(r.execs), covered: num(r.covered), coverageTotal: num(r.coverageTotal), novelty: num(r.novelty), corpusSize: num(r.corpusSize), buckets: num(r.buckets) });
+  }
+  return out;
 }
 
 export interface StrategyYieldRow {
@@ -215,8 +225,18 @@ export interface StrategyYieldRow {
   jobs: number;
 }
 
-/** Per-strategy yield summed over every job of the campaign: which perturbation strategies found novelty and crashes. */
-export async function campaignStrategyYield(db: Db, campaignId: string): Promise<StrategyYieldRow[]> {
+/**
+ * Per-strategy yield summed over the campaign's jobs whose coverage sample id
+ * is greater than `afterSampleId` (default: all): which perturbation
+ * strategies found novelty and crashes. Sample ids of one campaign grow in
+ * commit order (applyResult inserts them under the campaign's row lock), so
+ * a caller can keep running totals and ask only for what is new.
+ */
+export async function campaignStrategyYield(db: Db, campaignId: string, afterSampleId = 0n): Promise<{ items: StrategyYieldRow[]; lastSampleId: bigint }> {
+  // Fix the upper end first, so the totals and lastSampleId describe the same samples.
+  const top = (await db.prisma.$queryRawUnsafe(`SELECT max(id) AS "lastId" FROM "CoverageSample" WHERE "campaignId" = $1`, campaignId)) as { lastId: bigint | null }[];
+  const lastSampleId = top[0]?.lastId ? BigInt(top[0].lastId) : afterSampleId;
+  if (lastSampleId <= afterSampleId) return { items: [], lastSampleId: afterSampleId };
   const rows = (await db.prisma.$queryRawUnsafe(
     `SELECT y.key AS strategy,
             sum(COALESCE((y.value->>'execs')::bigint, 0)) AS execs,
@@ -224,11 +244,16 @@ export async function campaignStrategyYield(db: Db, campaignId: string): Promise
             sum(COALESCE((y.value->>'findings')::bigint, 0)) AS findings,
             count(*) AS jobs
      FROM "CoverageSample" s CROSS JOIN LATERAL jsonb_each(CASE WHEN jsonb_typeof(s."strategyYield") = 'object' THEN s."strategyYield" ELSE '{}'::jsonb END) y
-     WHERE s."campaignId" = $1
-     GROUP BY y.key ORDER BY sum(COALESCE((y.value->>'newFeatures')::bigint, 0)) DESC, y.key`,
+     WHERE s."campaignId" = $1 AND s.id > $2::bigint AND s.id <= $3::bigint AND jsonb_typeof(y.value) = 'object'
+     GROUP BY y.key`,
     campaignId,
+    afterSampleId.toString(),
+    lastSampleId.toString(),
   )) as { strategy: string; execs: bigint; newFeatures: bigint; findings: bigint; jobs: bigint }[];
-  return rows.map((r) => ({ strategy: r.strategy, execs: num(r.execs), newFeatures: num(r.newFeatures), findings: num(r.findings), jobs: num(r.jobs) }));
+  const items = rows
+    .map((r) => ({ strategy: r.strategy, execs: num(r.execs), newFeatures: num(r.newFeatures), findings: num(r.findings), jobs: num(r.jobs) }))
+    .sort((a, b) => b.newFeatures - a.newFeatures || a.strategy.localeCompare(b.strategy));
+  return { items, lastSampleId };
 }
 
 export interface ThroughputBin {
@@ -260,17 +285,17 @@ export async function campaignThroughput(db: Db, campaignId: string, bins = 60):
   if (!lo || !hi) return { byStatus, binMs: 0, bins: [] };
   const binMs = Math.max(1000, Math.ceil((hi.getTime() - lo.getTime() + 1) / Math.max(1, bins)));
   const rows = (await db.prisma.$queryRawUnsafe(
-    `SELECT floor(extract(epoch FROM ("finishedAt" - $2::timestamp)) * 1000 / $3)::int AS bin, count(*) AS jobs, sum(execs) AS execs,
-            avg(extract(epoch FROM ("finishedAt" - "queuedAt")) * 1000) AS lat
+    `SELECT date_bin(make_interval(secs => $3::float8 / 1000), "finishedAt", $2::timestamp) AS start, count(*) AS jobs, sum(execs) AS execs,
+            extract(epoch FROM avg("finishedAt" - "queuedAt")) * 1000 AS lat
      FROM "Job" WHERE "campaignId" = $1 AND status = 'done' GROUP BY 1 ORDER BY 1`,
     campaignId,
     lo,
     binMs,
-  )) as { bin: number; jobs: bigint; execs: bigint; lat: number | string | null }[];
+  )) as { start: Date; jobs: bigint; execs: bigint; lat: number | string | null }[];
   return {
     byStatus,
     binMs,
-    bins: rows.map((r) => ({ start: new Date(lo.getTime() + r.bin * binMs), jobs: num(r.jobs), execs: num(r.execs), meanLatencyMs: Math.max(0, num(r.lat)) })),
+    bins: rows.map((r) => ({ start: r.start, jobs: num(r.jobs), execs: num(r.execs), meanLatencyMs: Math.max(0, num(r.lat)) })),
   };
 }
 
@@ -296,6 +321,7 @@ export async function campaignCoverage(db: Db, campaignId: string) {
 export const BUCKET_SORTS = ["count", "lastSeen", "firstSeen", "kind", "status", "reproRate", "title", "version"] as const;
 export type BucketSort = (typeof BUCKET_SORTS)[number];
 
+/** Sort expressions; nullable ones also sort NULLs last. */
 const SORT_SQL: Record<BucketSort, string> = {
   count: `b.count`,
   lastSeen: `b."lastSeen"`,
@@ -306,6 +332,7 @@ const SORT_SQL: Record<BucketSort, string> = {
   title: `b.title`,
   version: `b."lastSeenVersion"`,
 };
+const NULLABLE = new Set<BucketSort>(["reproRate", "version"]);
 
 export interface BucketQuery {
   kind?: string;
@@ -325,6 +352,8 @@ export interface BucketQuery {
   limit?: number;
   /** Default 0. */
   offset?: number;
+  /** Count the rows matching the filter (Page.total); default true. When false, total is -1. */
+  count?: boolean;
 }
 
 export interface BucketRow {
@@ -371,18 +400,18 @@ export async function queryBuckets(db: Db, f: BucketQuery = {}): Promise<Page<Bu
   }
   if (f.campaignId) conds.push(`EXISTS (SELECT 1 FROM "CrashReport" r WHERE r."bucketId" = b.id AND r."campaignId" = ${p(f.campaignId)})`);
   const where = conds.join(" AND ");
-  const sort = SORT_SQL[f.sort ?? "count"] ?? SORT_SQL.count;
+  const key: BucketSort = f.sort && f.sort in SORT_SQL ? f.sort : "count";
   const dir = f.order === "asc" ? "ASC" : "DESC";
   const countParams = [...params];
   const sql = `SELECT b.id, b."targetId", t.name AS "targetName", b.kind, b.title, b.signature, b.status, b.count, b."firstSeen", b."lastSeen",
       b."firstSeenVersion", b."lastSeenVersion", b."reproRuns", b."reproHits", b."reproLabel", (b.minimized IS NOT NULL) AS "hasMinimized"
     FROM "CrashBucket" b JOIN "Target" t ON t.id = b."targetId"
     WHERE ${where}
-    ORDER BY ${sort} ${dir} NULLS LAST, b.id ${dir}
+    ORDER BY ${SORT_SQL[key]} ${dir}${NULLABLE.has(key) ? " NULLS LAST" : ""}, b.id ${dir}
     LIMIT ${p(limit)} OFFSET ${p(offset)}`;
   const [rows, cnt] = await Promise.all([
     db.prisma.$queryRawUnsafe(sql, ...params) as Promise<(Omit<BucketRow, "reproRate">)[]>,
-    db.prisma.$queryRawUnsafe(`SELECT count(*) AS n FROM "CrashBucket" b WHERE ${where}`, ...countParams) as Promise<{ n: bigint }[]>,
+    f.count === false ? Promise.resolve([{ n: -1n }]) : (db.prisma.$queryRawUnsafe(`SELECT count(*) AS n FROM "CrashBucket" b WHERE ${where}`, ...countParams) as Promise<{ n: bigint }[]>),
   ]);
   return {
     items: rows.map((r) => ({ ...r, count: num(r.count), reproRate: r.reproRuns > 0 ? r.reproHits / r.reproRuns : null })),

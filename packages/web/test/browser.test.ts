@@ -12,6 +12,10 @@ import { publishEvent, publishHeartbeat } from "@fuzzfarm/queue";
 import { startFarm, seedCampaign, runJob, ADMIN, type Farm } from "./helpers";
 import { launch, screenshot } from "./browser";
 
+// Functions passed to page.evaluate run in the browser; the repo's tsconfig has no DOM lib.
+declare const window: Record<string, unknown>;
+declare const document: { querySelector(s: string): { textContent: string | null } | null; querySelectorAll(s: string): { length: number } };
+
 let farm: Farm;
 let browser: Browser;
 let base: string;

@@ -9,6 +9,7 @@ import type { Redis } from "ioredis";
 import type { Db } from "@fuzzfarm/db";
 import { connect, publishEvent, subscribeEvents, type FarmEvent, type FarmQueues } from "@fuzzfarm/queue";
 import type { BuildAppOptions } from "../options";
+import { StrategyYieldCache } from "../internal/yield-cache";
 
 export type LiveEvent = FarmEvent & { at: number };
 
@@ -21,6 +22,8 @@ export interface WebContext {
   opts: Readonly<BuildAppOptions>;
   /** Emits "event" with a LiveEvent for every farm event published on Redis. */
   bus: EventEmitter;
+  /** Incrementally maintained per-strategy yield of campaigns. */
+  strategyYield: StrategyYieldCache;
   /** Publish a farm event (as the coordinator does), e.g. after a triage action. */
   publish(ev: FarmEvent): Promise<void>;
 }
@@ -45,6 +48,7 @@ async function servicesPlugin(app: FastifyInstance, opts: BuildAppOptions) {
     prefix: opts.prefix,
     opts: Object.freeze({ ...opts }),
     bus,
+    strategyYield: new StrategyYieldCache(opts.db),
     publish: (ev: FarmEvent) => publishEvent(redis, opts.prefix, ev),
   });
   app.addHook("onClose", async () => {

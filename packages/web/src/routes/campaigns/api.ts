@@ -1,6 +1,6 @@
 // JSON API of campaigns: list, summary, time series, per-strategy yield, job throughput.
 import type { FastifyInstance } from "fastify";
-import { assertCampaign, campaignSeries, campaignStrategyYield, campaignSummary, campaignThroughput, listCampaignSummaries } from "@fuzzfarm/db";
+import { assertCampaign, campaignSeries, campaignSummary, campaignThroughput, listCampaignSummaries } from "@fuzzfarm/db";
 import { IdParams, PageQuery, pageOf, readErrors } from "../../schemas";
 
 const dt = { type: "string", format: "date-time" } as const;
@@ -84,7 +84,7 @@ export default async function campaignApi(app: FastifyInstance) {
     handler: async (req) => {
       const { id } = req.params as { id: string };
       await assertCampaign(db, id);
-      return { items: await campaignStrategyYield(db, id) };
+      return { items: await app.ff.strategyYield.get(id) };
     },
   });
 

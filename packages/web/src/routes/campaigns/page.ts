@@ -2,7 +2,7 @@
 // scale), corpus growth, per-strategy yield, job throughput and the
 // campaign's buckets. Regions marked data-live are refreshed on farm events.
 import type { FastifyInstance } from "fastify";
-import { campaignSeries, campaignStrategyYield, campaignSummary, campaignThroughput, queryBuckets } from "@fuzzfarm/db";
+import { campaignSeries, campaignSummary, campaignThroughput, queryBuckets } from "@fuzzfarm/db";
 import { html, href, seg } from "../../html/escape";
 import { barList, lineChart } from "../../html/chart";
 import { fmtCompact, fmtInt, fmtPct, fmtTime } from "../../html/format";
@@ -24,9 +24,9 @@ export default async function campaignPage(app: FastifyInstance) {
       const c = await campaignSummary(db, id);
       const [series, strategies, throughput, buckets] = await Promise.all([
         campaignSeries(db, id, 300),
-        campaignStrategyYield(db, id),
+        app.ff.strategyYield.get(id),
         campaignThroughput(db, id, 60),
-        queryBuckets(db, { campaignId: id, limit: 25 }),
+        queryBuckets(db, { campaignId: id, limit: 25, count: false }),
       ]);
       const t = (p: { at: Date }) => p.at.getTime();
       const charts = html`<div class="charts" data-live="charts">
@@ -73,7 +73,7 @@ ${charts}
 <tbody>${strategies.map(
         (s) => html`<tr><td>${s.strategy}</td><td class="num">${fmtInt(s.jobs)}</td><td class="num">${fmtInt(s.execs)}</td><td class="num">${fmtInt(s.newFeatures)}</td><td class="num">${fmtInt(s.findings)}</td><td class="num">${s.execs ? (s.newFeatures / (s.execs / 1e6)).toFixed(1) : "–"}</td></tr>`,
       )}</tbody></table>
-<h2>Buckets (${fmtInt(buckets.total)})</h2>
+<h2>Buckets (${fmtInt(c.buckets)})</h2>
 <div data-live="buckets">${bucketTable(buckets.items, { selectable: false })}</div>`;
       return sendPage(req, reply, { title: `Campaign ${c.id}`, active: "campaign", body });
     },
