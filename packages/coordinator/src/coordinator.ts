@@ -80,6 +80,8 @@ export interface ResultApplied extends ApplySummary {
   jobId: string;
   execs: number;
   error?: JobResult["error"];
+  /** Time spent classifying and persisting this result, ms. */
+  applyMs: number;
 }
 
 export interface Coordinator extends EventEmitter {
@@ -124,6 +126,7 @@ export async function startCoordinator(opts: CoordinatorOptions): Promise<Coordi
         return { duplicate: false };
       }
       targets.set(camp.id, { id: camp.targetId, version: camp.target.version });
+      const t0 = performance.now();
       const classified = await classifyFindings(db, r, camp.targetId, opts.rootDir);
       const summary = await applyResult(db, r, { targetId: camp.targetId, targetVersion: camp.target.version, classified });
       if (!summary.duplicate) {
@@ -142,7 +145,7 @@ export async function startCoordinator(opts: CoordinatorOptions): Promise<Coordi
         }
       }
       if (r.error) log(`job ${r.jobId} failed on ${r.workerId}: ${r.error.kind}: ${r.error.message}`);
-      const applied: ResultApplied = { ...summary, campaignId: r.campaignId, jobId: r.jobId, execs: r.execs, error: r.error };
+      const applied: ResultApplied = { ...summary, campaignId: r.campaignId, jobId: r.jobId, execs: r.execs, error: r.error, applyMs: performance.now() - t0 };
       emitter.emit("result", applied);
       return { duplicate: summary.duplicate };
     },
