@@ -3,7 +3,7 @@
 // private cluster under <dataDir>/postgres and run it with pg_ctl (as the
 // `postgres` user when we are root: PostgreSQL refuses to run as root).
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, chownSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, chownSync } from "node:fs";
 import { join } from "node:path";
 import pg from "pg";
 import { FuzzFarmError, oneLine } from "@fuzzfarm/protocol";
@@ -38,9 +38,9 @@ export async function ensurePostgres(url: string, o: EnsureOptions): Promise<Ens
     const root = process.getuid?.() === 0;
     let how: string;
     const ctlcluster = which("pg_ctlcluster", o.path);
-    const clusters = existsSync("/etc/postgresql") ? readdirSync("/etc/postgresql") : [];
-    if (ctlcluster && clusters.length) {
-      const r = spawnSync(ctlcluster, ["--skip-systemctl-redirect", clusters.sort().pop()!, "main", "start"], { encoding: "utf8" });
+    const cluster = debianClusterOnPort(port);
+    if (ctlcluster && cluster) {
+      const r = spawnSync(ctlcluster, ["--skip-systemctl-redirect", cluster, "main", "start"], { encoding: "utf8" });
       if (r.status !== 0 && !/already running/.test(r.stderr)) throw new FuzzFarmError("FF_ERR_SERVICE_START", `pg_ctlcluster failed: ${r.stderr.trim().split("\n")[0]}`);
       how = `started the system cluster with pg_ctlcluster`;
     } else {
@@ -67,6 +67,18 @@ export async function ensurePostgres(url: string, o: EnsureOptions): Promise<Ens
     });
     return { started: true, how };
   }
+}
+
+/** The Debian cluster (version) whose `main` cluster listens on `port`, if any. */
+function debianClusterOnPort(port: string): string | null {
+  if (!existsSync("/etc/postgresql")) return null;
+  for (const v of readdirSync("/etc/postgresql").sort().reverse()) {
+    const conf = `/etc/postgresql/${v}/main/postgresql.conf`;
+    if (!existsSync(conf)) continue;
+    const m = /^\s*port\s*=\s*(\d+)/m.exec(readFileSync(conf, "utf8"));
+    if ((m?.[1] ?? "5432") === port) return v;
+  }
+  return null;
 }
 
 function uidOf(user: string): number {
