@@ -1,0 +1,19 @@
+// A child process wrapper resolves on 'exit' with what stdout has delivered
+// so far. The child writes its last line 3 ms before exiting; if that read
+// is delivered after 'exit', the result is truncated.
+'use strict';
+const { spawn } = require('node:child_process');
+
+function run(code) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['-e', code]);
+    let out = '';
+    child.stdout.on('data', (d) => { out += d; });
+    child.on('exit', (status) => resolve({ status, out }));
+  });
+}
+
+run('process.stdout.write("header\\n"); setTimeout(() => { process.stdout.write("result=42\\n"); setTimeout(() => {}, 3); }, 1)')
+  .then(({ out }) => {
+    if (!out.includes('result=42')) throw new Error(`truncated child output: ${JSON.stringify(out)}`);
+  });

@@ -1,0 +1,116 @@
+// Argument parsing for `fuzzfarm node [options] [--] script.js [args...]`.
+// Options end at the script: everything after it belongs to the program.
+import { NODE_STRATEGIES, FuzzFarmError } from "@fuzzfarm/protocol";
+
+export interface CliOptions {
+  help: boolean;
+  seed: number | null;
+  strategy: string;
+  params: Record<string, number>;
+  timeoutMs: number;
+  runs: number;
+  traceOut: string | null;
+  replay: string | null;
+  report: string | null;
+  minimize: string | null;
+  script: string | null;
+  args: string[];
+}
+
+export const HELP = `Usage: fuzzfarm node [options] [--] script.js [args...]
+
+Runs script.js like \`node script.js\` (same stdout, stderr and exit code) while
+perturbing the order of its asynchronous completions within what Node
+guarantees. CommonJS, ESM and TypeScript (through tsx) programs.
+
+Options:
+  --seed N            seed of the perturbation (default: random; printed on failure)
+  --strategy S        shuffle | delay | demux | pct | mix | none (default: mix)
+                        shuffle  hold completions to the next check phase and
+                                 release the ready ones in random order
+                        delay    delay some completions by 1..max ms
+                        demux    hand completions over one at a time, thread-pool
+                                 work spread by 0..spread ms
+                        pct      random site priorities, d-1 priority drops;
+                                 low priority = longer hold
+                        mix      one of the above per run, parameters drawn too
+                        none     no perturbation (record only)
+  --hold-prob P       shuffle: probability a completion is held (default 0.8)
+  --delay-prob P      delay: probability a completion is delayed (default 0.3)
+  --max-delay MS      delay, pct: largest hold in ms (default 50)
+  --spread MS         demux: largest extra spread of thread-pool work (default 3)
+  --depth D           pct: bug depth d (default 3)
+  --events N          pct: expected number of events (default 60)
+  --param K=V         any strategy parameter by name (e.g. maxDelayMs=20)
+  --runs N            run up to N times (seeds seed, seed+1, ...), stop at the first failure
+  --timeout MS        a run still alive after MS ms is a hang: exit 124 and list
+                      the pending handles and timers (default 10000)
+  --trace-out FILE    write the schedule trace (every delivered callback) to FILE
+  --replay FILE       force the schedule recorded in FILE (a --trace-out file)
+  --report FILE       write a JSON report: outcome, seed, strategy, fingerprint,
+                      race-pair coverage, istanbul coverage of the program
+  --minimize TRACE    shrink the perturbations of the failing run TRACE to a
+                      minimal set that still fails, and explain it
+  -h, --help          this help
+
+Exit code: the program's own; 124 for a hang; 2 for a usage error.
+`;
+
+const PARAM_FLAGS: Record<string, string> = {
+  "--hold-prob": "holdProb", "--delay-prob": "delayProb", "--max-delay": "maxDelayMs",
+  "--spread": "spreadMs", "--depth": "depth", "--events": "events",
+};
+
+function num(flag: string, v: string | undefined): number {
+  const n = Number(v);
+  if (v === undefined || v === "" || !Number.isFinite(n)) throw new FuzzFarmError("FF_ERR_CONFIG", `${flag} needs a number, got ${v === undefined ? "nothing" : JSON.stringify(v)}`);
+  return n;
+}
+
+export function parseCliArgs(argv: string[]): CliOptions {
+  const o: CliOptions = {
+    help: false, seed: null, strategy: "mix", params: {}, timeoutMs: 10_000, runs: 1,
+    traceOut: null, replay: null, report: null, minimize: null, script: null, args: [],
+  };
+  let i = 0;
+  const value = (flag: string): string => {
+    const v = argv[++i];
+    if (v === undefined) throw new FuzzFarmError("FF_ERR_CONFIG", `${flag} needs a value`);
+    return v;
+  };
+  for (; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === "--") { i++; break; }
+    if (!a.startsWith("-") || a === "-") break;
+    const [flag, inline] = a.includes("=") && a.startsWith("--") ? [a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1)] : [a, undefined];
+    const val = () => (inline !== undefined ? inline : value(flag));
+    switch (flag) {
+      case "-h": case "--help": o.help = true; break;
+      case "--seed": o.seed = Math.trunc(num(flag, val())); break;
+      case "--strategy": {
+        const s = val();
+        if (!(NODE_STRATEGIES as readonly string[]).includes(s)) throw new FuzzFarmError("FF_ERR_CONFIG", `unknown strategy ${JSON.stringify(s)} (one of ${NODE_STRATEGIES.join(", ")})`);
+        o.strategy = s;
+        break;
+      }
+      case "--timeout": o.timeoutMs = num(flag, val()); break;
+      case "--runs": o.runs = Math.max(1, Math.trunc(num(flag, val()))); break;
+      case "--trace-out": o.traceOut = val(); break;
+      case "--replay": o.replay = val(); break;
+      case "--report": o.report = val(); break;
+      case "--minimize": o.minimize = val(); break;
+      case "--param": {
+        const kv = val();
+        const eq = kv.indexOf("=");
+        if (eq <= 0) throw new FuzzFarmError("FF_ERR_CONFIG", `--param needs K=V, got ${JSON.stringify(kv)}`);
+        o.params[kv.slice(0, eq)] = num(`--param ${kv.slice(0, eq)}`, kv.slice(eq + 1));
+        break;
+      }
+      default:
+        if (PARAM_FLAGS[flag]) { o.params[PARAM_FLAGS[flag]!] = num(flag, val()); break; }
+        throw new FuzzFarmError("FF_ERR_CONFIG", `unknown option ${flag} (see fuzzfarm node --help)`);
+    }
+  }
+  if (i < argv.length) { o.script = argv[i]!; o.args = argv.slice(i + 1); }
+  return o;
+}

@@ -1,0 +1,157 @@
+// nodeEngine: the farm's entry point. A job runs the target budget.runs
+// times (or budget.seconds) under the job's strategy, several runs in
+// flight, in warm workers when it can. Each run yields race pairs and
+// coverage features; runs that bring new features become corpus candidates;
+// each distinct failure becomes a finding, confirmed by replaying its
+// recorded schedule (detail.reproduced = "k/n").
+import { resolve } from "node:path";
+import { randomInt } from "node:crypto";
+import {
+  FuzzFarmError, type Engine, type EngineResultInput, type Finding, type JobFor, type Outcome, type Reproducer,
+  type CorpusCandidate, type EngineRunContext,
+} from "@fuzzfarm/protocol";
+import { execute, type Execution } from "./execute";
+import { failureSignature } from "./outcome";
+import { WarmPool, warmCapable } from "./warm";
+import { splitParams } from "./engine-params";
+import { checkTarget, loadFailure } from "./target";
+import { CoverageAccumulator, statementTotal } from "./coverage";
+import type { RunSpec } from "./spawn";
+import type { ReplaySpec } from "./trace";
+import { selfTest } from "./selftest";
+
+interface SeedStrategy { strategy: string; params: Record<string, number>; seed: number }
+
+function seedStrategies(job: JobFor<"node">): SeedStrategy[] {
+  const out: SeedStrategy[] = [];
+  for (const s of job.seeds) {
+    const r = s.strategy as Partial<SeedStrategy>;
+    if (typeof r.strategy === "string" && typeof r.seed === "number") out.push({ strategy: r.strategy, params: (r.params as Record<string, number>) ?? {}, seed: r.seed });
+  }
+  return out;
+}
+
+/** Replay a recorded schedule once in a fresh process. */
+async function replayOnce(script: string, args: string[], repro: { trace?: unknown; seed?: number; options: Record<string, unknown> }, timeoutMs: number, signal?: AbortSignal): Promise<Execution> {
+  const trace = repro.trace as (ReplaySpec & { strategy?: { name: string } }) | undefined;
+  return execute({
+    script, args, strategy: "none", params: {}, seed: repro.seed ?? 0, timeoutMs,
+    replay: trace && Array.isArray(trace.events) ? { events: trace.events, holdSet: trace.holdSet ?? null } : null, signal,
+  });
+}
+
+async function run(job: JobFor<"node">, ctx: EngineRunContext): Promise<EngineResultInput> {
+  const t0 = performance.now();
+  const script = resolve(job.target.path);
+  const bad = checkTarget(script);
+  if (bad) return { execs: 0, busyMs: performance.now() - t0, error: bad };
+  const { knobs, strategyParams } = splitParams(job.options.params);
+  const args = job.options.args;
+  const timeoutMs = job.options.timeoutMs;
+  const pool = knobs.warm && warmCapable(script) ? new WarmPool(knobs.jobs) : null;
+  const seeds = seedStrategies(job);
+  const seen = new Set<string>();
+  const corpus: CorpusCandidate[] = [];
+  const findings: Finding[] = [];
+  const signatures = new Set<string>();
+  const yieldBy: Record<string, { execs: number; newFeatures: number; findings: number }> = {};
+  const cov = new CoverageAccumulator();
+  let execs = 0;
+  let observedEvents = 0;
+  let pick = 0;
+  const deadline = t0 + job.budget.seconds * 1000;
+  const more = () => pick < job.budget.runs && performance.now() < deadline && !ctx.signal.aborted;
+
+  try {
+    // baseline: no perturbation; a program that cannot even load is a bad target
+    const base = await execute({ script, args, strategy: "none", params: {}, seed: 0, timeoutMs, cwd: undefined, signal: ctx.signal });
+    const lf = base.outcome.kind === "crash" ? loadFailure(base.result.stderr, base.trace?.events.length ?? 0) : null;
+    if (lf) return { execs: 1, busyMs: performance.now() - t0, error: { kind: "target-invalid", message: lf } };
+    if (!base.trace) throw new FuzzFarmError("FF_ERR_ENGINE_SELFTEST", `the interceptor wrote no trace for ${script}: ${base.result.stderr.split("\n")[0] ?? ""}`);
+    observedEvents = base.trace.events.length;
+    await absorb(base, "none");
+
+    const nextSpec = (): RunSpec => {
+      const i = pick++;
+      let strategy: string = job.options.strategy;
+      let params = { ...strategyParams };
+      let seed = job.options.seedStart + i;
+      if (seeds.length > 0 && i % 4 === 3) { // every 4th run continues from a corpus entry with a fresh seed
+        const s = seeds[(i >> 2) % seeds.length]!;
+        strategy = s.strategy; params = { ...s.params }; seed = s.seed + 7919 * (i + 1);
+      }
+      if (params.events === undefined && observedEvents > 0) params.events = observedEvents;
+      return { script, args, strategy, params, seed, timeoutMs, coverage: knobs.coverage, signal: ctx.signal };
+    };
+    const lane = async () => {
+      while (more()) {
+        const spec = nextSpec();
+        const ex = await execute(spec, pool);
+        await absorb(ex, ex.trace?.strategy.name ?? spec.strategy);
+      }
+    };
+    await Promise.all(Array.from({ length: knobs.jobs }, lane));
+  } finally {
+    pool?.close();
+  }
+
+  async function absorb(ex: Execution, strategyName: string): Promise<void> {
+    execs++;
+    const y = (yieldBy[strategyName] ??= { execs: 0, newFeatures: 0, findings: 0 });
+    y.execs++;
+    if (ex.coverage) cov.add(ex.coverage);
+    const fresh = ex.features.filter((f) => !seen.has(f));
+    for (const f of fresh) seen.add(f);
+    if (fresh.length > 0 && ex.spec.strategy !== "none") {
+      y.newFeatures += fresh.length;
+      const strategy = { strategy: ex.spec.strategy, params: ex.spec.params, seed: ex.spec.seed };
+      corpus.push({
+        data: Buffer.from(JSON.stringify({ ...strategy, fingerprint: ex.fingerprint })).toString("base64"),
+        strategy, features: fresh.slice(0, 100_000), execTimeUs: Math.round(ex.result.durationMs * 1000),
+      });
+    }
+    if (ex.outcome.kind !== "ok") {
+      const sig = failureSignature(ex.outcome);
+      if (!signatures.has(sig)) {
+        signatures.add(sig);
+        y.findings++;
+        findings.push(await confirm(ex.outcome));
+      }
+    }
+    ctx.onProgress?.({ execs, features: seen.size });
+  }
+
+  async function confirm(f: Finding): Promise<Finding> {
+    const sig = failureSignature(f);
+    let k = 0;
+    for (let i = 0; i < knobs.confirmRuns && !ctx.signal.aborted; i++) {
+      const r = await replayOnce(script, args, f.reproducer, timeoutMs, ctx.signal);
+      if (failureSignature(r.outcome) === sig) k++;
+    }
+    return { ...f, detail: { ...f.detail, reproduced: `${k}/${knobs.confirmRuns}`, confirmed: k > 0 } };
+  }
+
+  const coverage = cov.toJSON();
+  const total = statementTotal(coverage) + [...seen].filter((f) => f.startsWith("race:")).length;
+  return {
+    execs, busyMs: performance.now() - t0, features: [...seen], featureTotal: total,
+    coverage: knobs.coverage ? (coverage as Record<string, unknown>) : undefined,
+    corpus: corpus.slice(0, 10_000), findings, strategyYield: yieldBy,
+  };
+}
+
+async function reproduce(target: { path: string }, repro: Reproducer, ctx: EngineRunContext): Promise<Outcome> {
+  const script = resolve(target.path);
+  const bad = checkTarget(script);
+  if (bad) throw new FuzzFarmError(bad.kind === "target-not-found" ? "FF_ERR_TARGET_NOT_FOUND" : "FF_ERR_TARGET_INVALID", bad.message);
+  const o = repro.options as { args?: string[]; timeoutMs?: number; strategy?: string; params?: Record<string, number> };
+  if (!repro.trace) {
+    // no recorded schedule: the seed alone (explores again, rarely the same order)
+    const ex = await execute({ script, args: o.args ?? [], strategy: o.strategy ?? "mix", params: o.params ?? {}, seed: repro.seed ?? randomInt(2 ** 31 - 1), timeoutMs: o.timeoutMs ?? 10_000, signal: ctx.signal });
+    return ex.outcome;
+  }
+  return (await replayOnce(script, o.args ?? [], repro, o.timeoutMs ?? 10_000, ctx.signal)).outcome;
+}
+
+/** The Node event fuzzer as a farm engine. */
+export const nodeEngine: Engine<"node"> = { name: "node", selfTest, run, reproduce };

@@ -1,0 +1,105 @@
+// Minimization: delta debugging (ddmin) over the set of events the fuzzer
+// held in a failing run. A candidate subset H is tested by replaying with
+// only H's events forced to wait for their recorded predecessors; the others
+// run as they arrive. The result is a 1-minimal H that still fails the same
+// way, explained as "X delayed past Y".
+import { execute } from "./execute";
+import { failureSignature } from "./outcome";
+import { toReplaySpec, type Trace } from "./trace";
+import { explainHolds } from "./explain";
+
+export interface MinimizeOptions {
+  /** The program and its arguments. */
+  script: string;
+  args?: string[];
+  /** The failing run's trace (as written by --trace-out or a finding's reproducer). */
+  trace: Pick<Trace, "events"> & Partial<Trace>;
+  /** Per-run limit, ms. Default 10000. */
+  timeoutMs?: number;
+  /** Replays per candidate; the candidate fails if any replay fails the same way. Default 2. */
+  tries?: number;
+  /** Stop after this many replays in all. Default 300. */
+  maxRuns?: number;
+  cwd?: string;
+  signal?: AbortSignal;
+}
+
+export interface MinimizeResult {
+  /** Whether the full held set reproduced the failure at all. */
+  reproduced: boolean;
+  /** The failure signature being preserved, e.g. `uncaught:Error: lost update...`. */
+  signature: string;
+  /** Held events of the original trace, and the minimal subset that still fails. */
+  originalHeld: string[];
+  held: string[];
+  /** One sentence per held event of the minimal set. */
+  explanation: string[];
+  /** The explanation as one paragraph. */
+  text: string;
+  /** Trace of the last failing replay with the minimal set. */
+  trace: Trace | null;
+  runs: number;
+}
+
+export async function minimizeSchedule(opts: MinimizeOptions): Promise<MinimizeResult> {
+  const tries = opts.tries ?? 2;
+  const maxRuns = opts.maxRuns ?? 300;
+  const originalHeld = opts.trace.events.filter((e) => e.held).map((e) => e.id);
+  let runs = 0;
+  let signature = "";
+  let lastFailing: Trace | null = null;
+
+  const attempt = async (held: string[]): Promise<{ sig: string; trace: Trace | null }> => {
+    runs++;
+    const ex = await execute({
+      script: opts.script, args: opts.args ?? [], strategy: "none", params: {}, seed: opts.trace.seed ?? 0,
+      timeoutMs: opts.timeoutMs ?? 10_000, replay: toReplaySpec(opts.trace, held), cwd: opts.cwd, signal: opts.signal,
+    });
+    return { sig: failureSignature(ex.outcome), trace: ex.trace };
+  };
+  const fails = async (held: string[]): Promise<boolean> => {
+    for (let i = 0; i < tries && runs < maxRuns && !opts.signal?.aborted; i++) {
+      const r = await attempt(held);
+      if (r.sig !== "ok" && (!signature || r.sig === signature)) { signature ||= r.sig; lastFailing = r.trace; return true; }
+    }
+    return false;
+  };
+
+  const base = { originalHeld, signature, runs, trace: null };
+  if (!(await fails(originalHeld))) {
+    return { ...base, runs, reproduced: false, held: originalHeld, explanation: [], text: "the failure did not reproduce when replaying the trace" };
+  }
+  const fullTrace = lastFailing;
+  if (await fails([])) {
+    return { ...base, signature, runs, reproduced: true, held: [], explanation: [], trace: lastFailing, text: "the program fails without any perturbation (not an ordering bug)" };
+  }
+  lastFailing = fullTrace;
+  let c = originalHeld;
+  let n = 2;
+  while (c.length >= 2 && runs < maxRuns && !opts.signal?.aborted) {
+    const chunks = split(c, n);
+    let reduced = false;
+    for (const chunk of chunks) {
+      if (await fails(chunk)) { c = chunk; n = 2; reduced = true; break; }
+    }
+    if (!reduced && n > 2) {
+      for (const chunk of chunks) {
+        const rest = c.filter((id) => !chunk.includes(id));
+        if (await fails(rest)) { c = rest; n = Math.max(n - 1, 2); reduced = true; break; }
+      }
+    }
+    if (!reduced) { if (n >= c.length) break; n = Math.min(c.length, n * 2); }
+  }
+  if (lastFailing === fullTrace) await fails(c); // a trace of the minimal set itself
+  const finalTrace = lastFailing as Trace | null;
+  const explanation = finalTrace ? explainHolds(finalTrace.events, new Set(c)) : [];
+  const text = explanation.length ? `${explanation.join("; ")}.` : `the failure needs ${c.length} held callback(s)`;
+  return { reproduced: true, signature, originalHeld, held: c, explanation, text, trace: finalTrace, runs };
+}
+
+function split<T>(xs: T[], n: number): T[][] {
+  const out: T[][] = [];
+  const size = Math.ceil(xs.length / n);
+  for (let i = 0; i < xs.length; i += size) out.push(xs.slice(i, i + size));
+  return out;
+}

@@ -1,0 +1,17 @@
+// Where the in-process parts live, and the node flags a target needs.
+import { createRequire } from "node:module";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { dirname, join } from "node:path";
+
+export const PRELOAD_DIR = fileURLToPath(new URL("./preload/", import.meta.url));
+export const PRELOAD = join(PRELOAD_DIR, "index.cjs");
+export const WARM_WORKER_HOST = join(PRELOAD_DIR, "warm-host.cjs");
+export const PACKAGE_DIR = dirname(dirname(dirname(fileURLToPath(import.meta.url))));
+
+const require = createRequire(import.meta.url);
+
+/** TypeScript targets run through tsx (resolved from this package). */
+export function execArgvFor(script: string): string[] {
+  if (!/\.[cm]?tsx?$/.test(script)) return [];
+  return ["--import", pathToFileURL(require.resolve("tsx")).href, "--enable-source-maps"];
+}

@@ -1,0 +1,406 @@
+// @ts-check
+// Interception points at the binding boundary (see
+// /work/shared/notes/node-interception.md, verified on Node 20):
+//   AsyncWrap.prototype.{oncomplete,ondone,onexit}  fs, dns, connect, write,
+//       shutdown, crypto jobs, child processes, workers
+//   Timeout/Immediate ._onTimeout/._onImmediate      timers, immediates
+//   TCP/Pipe/TTY onread shadow (+ streamBaseState)   stream reads
+//   TCP/Pipe listen -> onconnection                  accepts
+//   HandleWrap.prototype.close(cb)                   close callbacks
+//   Zlib/Brotli init(..., cb)                        zlib
+//   fs binding functions called with kUsePromises   fs.promises
+//   MessagePort [kHybridDispatch]                    worker_threads messages
+// Each hook turns a completion into an event (scheduler.makeEvent) whose
+// `call` replays it exactly, with the shared buffers it read snapshotted.
+'use strict';
+const timers = require('node:timers');
+const { S, resInfo, rearm, makeEvent, intercept, drop, hasHeld, refChanged } = require('./scheduler.cjs');
+const { captureSite } = require('./sites.cjs');
+
+const binding = (/** @type {string} */ name) => {
+  const prev = process.noDeprecation;
+  process.noDeprecation = true;
+  try { return /** @type {any} */ (process).binding(name); } finally { process.noDeprecation = prev; }
+};
+const always = () => true;
+/** @type {string[]} */
+const installed = [];
+
+// ---- timers ------------------------------------------------------------------
+const kRaw = Symbol('ffRaw');
+const kInternal = Symbol('ffInternal');
+const kImmRef = Symbol('ffImmRef');
+/** @type {Map<number, object>} */
+const timerKeys = new Map();
+const IMMEDIATE_KEY = { name: 'immediates' };
+/** Timers the program has armed and not yet seen fire or cleared (for hang reports). */
+const liveTimers = new Set();
+
+function timerKey(/** @type {any} */ t) {
+  let k = timerKeys.get(t._idleTimeout);
+  if (!k) { k = { name: `timers:${t._idleTimeout}` }; timerKeys.set(t._idleTimeout, k); }
+  return k;
+}
+
+function installTimers() {
+  const probeT = timers.setTimeout(() => {}, 1);
+  timers.clearTimeout(probeT);
+  const probeI = timers.setImmediate(() => {});
+  timers.clearImmediate(probeI);
+  const TP = Object.getPrototypeOf(probeT);
+  const IP = Object.getPrototypeOf(probeI);
+
+  /** @this {any} @param {any[]} args */
+  function onTimeout(...args) {
+    const timer = this;
+    const ev = makeEvent('timeout', timer, timerKey(timer), () => {
+      const fn = timer[kRaw];
+      if (!timer._repeat) liveTimers.delete(timer);
+      if (typeof fn === 'function') return Reflect.apply(fn, timer, args);
+      return undefined;
+    }, () => timer.hasRef());
+    if (timer._repeat) rearm(timer);
+    return intercept(ev);
+  }
+  Object.defineProperty(TP, '_onTimeout', {
+    configurable: true,
+    get() { const raw = this[kRaw]; return typeof raw === 'function' && !this[kInternal] ? onTimeout : raw; },
+    set(v) {
+      this[kRaw] = v;
+      if (S.internal > 0) { this[kInternal] = true; return; }
+      if (this[kInternal]) return;
+      if (typeof v === 'function') { rearm(this); liveTimers.add(this); }
+      else { liveTimers.delete(this); drop(this, timerKey(this)); }
+    },
+  });
+  const { refresh, ref, unref } = TP;
+  TP.refresh = function () {
+    if (!this[kInternal]) {
+      if (hasHeld(this, timerKey(this))) drop(this, timerKey(this));
+      rearm(this);
+      liveTimers.add(this);
+    }
+    return refresh.call(this);
+  };
+  TP.ref = function () { const r = ref.call(this); if (!this[kInternal]) refChanged(this, timerKey(this)); return r; };
+  TP.unref = function () { const r = unref.call(this); if (!this[kInternal]) refChanged(this, timerKey(this)); return r; };
+
+  /** @this {any} @param {any[]} args */
+  function onImmediate(...args) {
+    // core nulls _onImmediate right after this call: keep the function now
+    const imm = this;
+    const fn = imm[kRaw];
+    const ev = makeEvent('immediate', imm, IMMEDIATE_KEY, () => Reflect.apply(fn, imm, args), () => imm[kImmRef] !== false);
+    return intercept(ev);
+  }
+  Object.defineProperty(IP, '_onImmediate', {
+    configurable: true,
+    get() { const raw = this[kRaw]; return typeof raw === 'function' && !this[kInternal] ? onImmediate : raw; },
+    set(v) {
+      this[kRaw] = v;
+      if (S.internal > 0) { this[kInternal] = true; return; }
+      if (!this[kInternal] && typeof v === 'function') { this[kImmRef] = true; resInfo(this); }
+    },
+  });
+  const iref = IP.ref, iunref = IP.unref;
+  IP.ref = function () { this[kImmRef] = true; refChanged(this, IMMEDIATE_KEY); return iref.call(this); };
+  IP.unref = function () { this[kImmRef] = false; refChanged(this, IMMEDIATE_KEY); return iunref.call(this); };
+  const origClear = timers.clearImmediate;
+  const clearImmediate = function clearImmediate(/** @type {any} */ imm) {
+    if (imm && typeof imm === 'object' && hasHeld(imm, IMMEDIATE_KEY)) drop(imm, IMMEDIATE_KEY);
+    return origClear(imm);
+  };
+  timers.clearImmediate = clearImmediate;
+  globalThis.clearImmediate = clearImmediate;
+  installed.push('timers', 'immediates');
+}
+
+// ---- AsyncWrap completions -----------------------------------------------------
+const CRYPTO_JOB = /Job$/;
+/** kind and FIFO key of a request-style completion */
+function classify(/** @type {any} */ obj, /** @type {string} */ name, /** @type {any[]} */ args) {
+  const c = obj.constructor && obj.constructor.name;
+  switch (c) {
+    case 'FSReqCallback': return { kind: 'fs', key: obj };
+    case 'GetAddrInfoReqWrap': case 'GetNameInfoReqWrap': case 'QueryReqWrap': return { kind: 'dns', key: obj };
+    case 'TCPConnectWrap': case 'PipeConnectWrap': return { kind: 'connect', key: args[1] || obj };
+    case 'WriteWrap': return { kind: 'write', key: obj.handle || obj };
+    case 'ShutdownWrap': return { kind: 'shutdown', key: obj.handle || obj };
+    case 'Process': return { kind: 'exit', key: obj };
+    case 'Worker': return { kind: 'worker.exit', key: obj };
+    default: return { kind: CRYPTO_JOB.test(c || '') ? 'crypto' : name === 'ondone' ? 'crypto' : 'req', key: obj };
+  }
+}
+
+/** Copy what core hands over in arrays it reuses (fs stat results). */
+function snapshot(/** @type {any[]} */ args) {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a instanceof Float64Array || a instanceof BigInt64Array) args[i] = a.slice();
+  }
+  return args;
+}
+
+function installAsyncWrap() {
+  const fsb = binding('fs');
+  const AW = Object.getPrototypeOf(fsb.FSReqCallback.prototype);
+  for (const name of ['oncomplete', 'ondone', 'onexit']) {
+    const slot = Symbol(`ff.${name}`);
+    /** @this {any} @param {any[]} args */
+    const wrapper = function (...args) {
+      const obj = this;
+      const { kind, key } = classify(obj, name, args);
+      snapshot(args);
+      const refd = kind === 'exit' || kind === 'worker.exit' ? () => (typeof obj.hasRef === 'function' ? obj.hasRef() : true) : always;
+      const res = kind === 'connect' || kind === 'write' || kind === 'shutdown' ? key : obj;
+      const ev = makeEvent(kind, res, key, () => {
+        const fn = obj[slot];
+        if (typeof fn !== 'function') return undefined;
+        if (kind !== 'worker.exit') return Reflect.apply(fn, obj, args);
+        S.forcePass++;
+        try { return Reflect.apply(fn, obj, args); } finally { S.forcePass--; }
+      }, refd);
+      if (kind === 'worker.exit') ev.gate = () => S.heldMessages === 0;
+      return intercept(ev);
+    };
+    Object.defineProperty(AW, name, {
+      configurable: true,
+      get() { return typeof this[slot] === 'function' ? wrapper : this[slot]; },
+      set(v) { this[slot] = v; if (typeof v === 'function' && !this.handle) resInfo(this); },
+    });
+  }
+  installed.push('fs', 'dns', 'crypto', 'child.exit', 'worker.exit', 'connect', 'write');
+  return AW;
+}
+
+// ---- streams: reads, accepts, closes, the HTTP server's JS parse path -----------------
+const kRawRead = Symbol('ffOnread');
+const kStopped = Symbol('ffStopped');
+const kClosing = Symbol('ffClosing');
+
+function installStreams() {
+  const sw = binding('stream_wrap');
+  const sbs = sw.streamBaseState;
+  const kNread = sw.kReadBytesOrError, kOffset = sw.kArrayBufferOffset;
+  const { TCP } = binding('tcp_wrap');
+  const { Pipe } = binding('pipe_wrap');
+  const { TTY } = binding('tty_wrap');
+  const LP = Object.getPrototypeOf(TCP.prototype);
+  const HW = Object.getPrototypeOf(LP);
+  const readStart = LP.readStart, readStop = LP.readStop;
+
+  S.stopHandle = (h) => {
+    if (h[kStopped] || h.reading === false || h[kClosing]) return;
+    h[kStopped] = true;
+    try { readStop.call(h); } catch { /* closed */ }
+  };
+  S.resumeHandle = (h) => {
+    if (!h[kStopped] || hasHeldRead(h)) return;
+    h[kStopped] = false;
+    if (h.reading !== false && !h[kClosing]) { try { readStart.call(h); } catch { /* closed */ } }
+  };
+  function hasHeldRead(/** @type {any} */ h) {
+    const q = S.queues.get(h);
+    if (q) for (const ev of q) if (ev.kind === 'read') return true;
+    return false;
+  }
+
+  /** @this {any} @param {any} arrayBuffer */
+  const onread = function (arrayBuffer) {
+    const h = this;
+    const nread = sbs[kNread], offset = sbs[kOffset];
+    if (arrayBuffer === undefined && nread > 0 && !S.queues.has(h)) {
+      // onread:{buffer} sockets reuse one user buffer: never hold those
+      const fn = h[kRawRead];
+      return typeof fn === 'function' ? fn.call(h, arrayBuffer) : undefined;
+    }
+    const hasPending = 'pendingHandle' in h;
+    const pending = hasPending ? h.pendingHandle : undefined;
+    const ev = makeEvent('read', h, h, () => {
+      const fn = h[kRawRead];
+      if (typeof fn !== 'function') return undefined;
+      const n0 = sbs[kNread], o0 = sbs[kOffset];
+      sbs[kNread] = nread; sbs[kOffset] = offset;
+      if (hasPending) h.pendingHandle = pending;
+      try { return fn.call(h, arrayBuffer); } finally { sbs[kNread] = n0; sbs[kOffset] = o0; }
+    }, () => h.hasRef());
+    const r = intercept(ev);
+    if (ev.held && hasPending) h.pendingHandle = null;
+    return r;
+  };
+  for (const P of [TCP.prototype, Pipe.prototype, TTY.prototype]) {
+    Object.defineProperty(P, 'onread', {
+      configurable: true,
+      get() { return this[kRawRead]; },
+      set(v) {
+        this[kRawRead] = v;
+        if (typeof v === 'function') resInfo(this);
+        Reflect.set(LP, 'onread', typeof v === 'function' ? onread : v, this);
+      },
+    });
+  }
+  // llhttp's consume() reads in C++ and bypasses onread: make the server use its JS path
+  Object.defineProperty(LP, '_consumed', { configurable: true, get: () => true, set: () => {} });
+
+  // server.listen() with a host defers the handle's listen() to a lookup or a
+  // nextTick, where no user frame is left: take the site at the public call.
+  const kSite = Symbol('ffSite');
+  const NSP = require('node:net').Server.prototype;
+  const publicListen = NSP.listen;
+  NSP.listen = function (/** @type {any[]} */ ...args) {
+    if (!this[kSite]) this[kSite] = captureSite(S.root);
+    return publicListen.apply(this, args);
+  };
+  /** @type {symbol | undefined} */
+  let ownerSymbol;
+  const ownerOf = (/** @type {any} */ h) => {
+    if (!ownerSymbol) ownerSymbol = Object.getOwnPropertySymbols(h).find((s) => s.description === 'owner_symbol');
+    return ownerSymbol ? h[ownerSymbol] : undefined;
+  };
+  for (const P of [TCP.prototype, Pipe.prototype]) {
+    const listen = P.listen;
+    P.listen = function (/** @type {any[]} */ ...args) {
+      const server = this;
+      const owner = ownerOf(server);
+      resInfo(server, owner && owner[kSite]);
+      const oc = server.onconnection;
+      if (typeof oc === 'function') {
+        server.onconnection = function (/** @type {any[]} */ ...a) {
+          return intercept(makeEvent('accept', server, server, () => oc.apply(server, a), () => server.hasRef()));
+        };
+      }
+      return listen.apply(this, args);
+    };
+  }
+
+  const close = HW.close, ref = HW.ref, unref = HW.unref;
+  HW.close = function (/** @type {any} */ cb) {
+    const h = this;
+    h[kClosing] = true;
+    if (typeof cb !== 'function') return close.call(h, cb);
+    resInfo(h);
+    return close.call(h, function () {
+      return intercept(makeEvent('close', h, h, () => cb.apply(h, arguments), always));
+    });
+  };
+  HW.ref = function () { const r = ref.call(this); refChanged(this, this); return r; };
+  HW.unref = function () { const r = unref.call(this); refChanged(this, this); return r; };
+  installed.push('read', 'accept', 'close');
+}
+
+// ---- zlib ------------------------------------------------------------------------
+function installZlib() {
+  const z = binding('zlib');
+  for (const C of [z.Zlib, z.BrotliEncoder, z.BrotliDecoder]) {
+    if (!C) continue;
+    const init = C.prototype.init;
+    C.prototype.init = function (/** @type {any[]} */ ...args) {
+      const h = this;
+      for (let i = 0; i < args.length; i++) {
+        const cb = args[i];
+        if (typeof cb !== 'function') continue;
+        resInfo(h);
+        args[i] = function () { return intercept(makeEvent('zlib', h, h, () => cb.call(h), always)); };
+      }
+      return init.apply(this, args);
+    };
+  }
+  installed.push('zlib');
+}
+
+// ---- fs.promises -----------------------------------------------------------------
+function installFsPromises() {
+  const fsb = binding('fs');
+  const kUsePromises = fsb.kUsePromises;
+  /** @param {Promise<any>} p */
+  function holdPromise(p) {
+    const res = {};
+    resInfo(res);
+    return new Promise((resolve, reject) => {
+      p.then(
+        (v) => intercept(makeEvent('fs.promise', res, res, () => resolve(v), always)),
+        (e) => intercept(makeEvent('fs.promise', res, res, () => reject(e), always)),
+      );
+    });
+  }
+  for (const name of Object.keys(fsb)) {
+    const f = fsb[name];
+    if (typeof f !== 'function' || /^[A-Z]/.test(name)) continue;
+    fsb[name] = function (/** @type {any[]} */ ...args) {
+      if (args.length && args[args.length - 1] === kUsePromises) return holdPromise(f.apply(this, args));
+      return f.apply(this, args);
+    };
+  }
+  const FHP = fsb.FileHandle && fsb.FileHandle.prototype;
+  if (FHP && typeof FHP.close === 'function') {
+    const close = FHP.close;
+    FHP.close = function () { return holdPromise(close.call(this)); };
+  }
+  installed.push('fs.promises');
+}
+
+// ---- worker_threads --------------------------------------------------------------
+function installMessagePorts() {
+  const wt = require('node:worker_threads');
+  const kDispatch = Symbol.for('nodejs.internal.kHybridDispatch');
+  const kPorts = Symbol.for('nodejs.internal.kCurrentlyReceivingPorts');
+  const MPP = wt.MessagePort.prototype;
+  /** @type {any} */
+  let p = MPP;
+  while (p && !Object.getOwnPropertyDescriptor(p, kDispatch)) p = Object.getPrototypeOf(p);
+  if (!p) throw new Error('MessagePort hybrid dispatch not found');
+  const dispatch = p[kDispatch];
+  Object.defineProperty(MPP, kDispatch, {
+    configurable: true, writable: true, enumerable: false,
+    value: function (/** @type {any[]} */ ...args) {
+      const port = this;
+      const ports = port[kPorts];
+      const ev = makeEvent('message', port, port, () => {
+        const prev = port[kPorts];
+        port[kPorts] = ports;
+        try { return dispatch.apply(port, args); } finally { port[kPorts] = prev; }
+      }, () => (typeof port.hasRef === 'function' ? port.hasRef() : true));
+      return intercept(ev);
+    },
+  });
+  // Name ports by where the program created them, not by when they first spoke.
+  const MC = wt.MessageChannel;
+  class MessageChannel extends MC {
+    constructor() { super(); const info = resInfo(this.port1); resInfoAlias(this.port2, info, 2); }
+  }
+  const W = wt.Worker;
+  class Worker extends W {
+    constructor(/** @type {any[]} */ ...args) {
+      // @ts-ignore
+      super(...args);
+      let i = 0;
+      for (const s of Object.getOwnPropertySymbols(this)) {
+        const v = /** @type {any} */ (this)[s];
+        if (v && typeof v === 'object' && Object.getPrototypeOf(v) === MPP) resInfoAlias(v, null, ++i);
+      }
+    }
+  }
+  wt.MessageChannel = MessageChannel;
+  wt.Worker = Worker;
+  if (globalThis.MessageChannel === MC) globalThis.MessageChannel = MessageChannel;
+  installed.push('message');
+}
+/** Register `port` with a site derived from `info` (or the current user frame). */
+function resInfoAlias(/** @type {any} */ port, /** @type {any} */ info, /** @type {number} */ i) {
+  const base = info || resInfo({});
+  const r = resInfo(port);
+  r.site = base.site; r.api = base.api; r.ord = base.ord * 10 + i;
+}
+
+function installAll() {
+  installTimers();
+  installAsyncWrap();
+  installStreams();
+  installZlib();
+  installFsPromises();
+  installMessagePorts();
+  try { require('node:module').syncBuiltinESMExports(); } catch { /* older Node */ }
+  return installed;
+}
+
+module.exports = { installAll, liveTimers, installed, kRaw };

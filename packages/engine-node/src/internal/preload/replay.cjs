@@ -1,0 +1,82 @@
+// @ts-check
+// Replay by delivery order. An event recorded at seq s waits until every
+// event recorded before it has been delivered; events the recording never
+// saw pass through. A watchdog skips a recorded event that does not come
+// (50 ms plus 1.5x the recorded gap). With `holdSet` (minimization) only the
+// listed events wait; the others run as they arrive.
+'use strict';
+const { S, hold, deliverSync, scheduleDrain, makeSlot, cancelSlot, now } = require('./scheduler.cjs');
+
+/**
+ * @param {{events: {id: string, seq: number, held: boolean, t: number}[], holdSet?: string[] | null}} rec
+ */
+function installReplay(rec) {
+  /** @type {Map<string, {seq: number, held: boolean, t: number}>} */
+  const byId = new Map();
+  /** @type {number[]} */
+  const times = [];
+  for (const e of rec.events) { byId.set(e.id, { seq: e.seq, held: e.held, t: e.t }); times[e.seq] = e.t; }
+  const n = rec.events.length;
+  const done = new Uint8Array(n + 1);
+  const holdSet = rec.holdSet ? new Set(rec.holdSet) : null;
+  let next = 0;
+  let lastProgress = now();
+  /** @type {any} */ let watchdog = null;
+  let skipped = 0;
+
+  const advance = () => { while (next < n && done[next]) next++; lastProgress = now(); };
+  const waits = (/** @type {any} */ ev) => !!ev.rec && (!holdSet || holdSet.has(ev.id));
+
+  const R = {
+    get skipped() { return skipped; },
+    /** @param {any} ev @param {any[] | undefined} q */
+    intercept(ev, q) {
+      ev.rec = byId.get(ev.id) || null;
+      if (ev.rec && done[ev.rec.seq]) ev.rec = null; // a second event with a recorded id: treat as new
+      const free = !q && (!ev.gate || ev.gate());
+      if (!waits(ev)) {
+        if (free) return deliverSync(ev);
+        hold(ev, -1);
+        scheduleDrain();
+        return undefined;
+      }
+      if (ev.rec.seq === next && free && !ev.rec.held) return deliverSync(ev);
+      hold(ev, -1);
+      scheduleDrain();
+      return undefined;
+    },
+    /** ripe = may run now */
+    ripe(/** @type {any} */ ev) { return !waits(ev) || ev.rec.seq <= next; },
+    /** among ripe heads, the earliest recorded first */
+    pick(/** @type {any[]} */ heads) {
+      let b = 0;
+      const key = (/** @type {any} */ h) => (waits(h) ? h.rec.seq : -1);
+      for (let i = 1; i < heads.length; i++) if (key(heads[i]) < key(heads[b])) b = i;
+      return b;
+    },
+    delivered(/** @type {any} */ ev) {
+      if (ev.rec && !done[ev.rec.seq]) { done[ev.rec.seq] = 1; advance(); }
+    },
+    /** Nothing ripe: if events wait, watch for a recorded event that never comes. */
+    arm() {
+      if (watchdog || S.held === 0) return;
+      let refd = false;
+      for (const q of S.queues.values()) for (const ev of q) if (ev.refd()) refd = true;
+      const mark = next;
+      const gap = next > 0 && times[next] !== undefined && times[next - 1] !== undefined ? times[next] - times[next - 1] : 0;
+      const allowance = 50 + Math.max(0, gap) * 1.5;
+      watchdog = makeSlot(() => {
+        watchdog = null;
+        if (next === mark && now() - lastProgress >= allowance - 1 && next < n) {
+          done[next] = 1; skipped++; advance();
+        }
+        scheduleDrain();
+      }, Math.ceil(allowance), refd);
+    },
+    stop() { cancelSlot(watchdog); watchdog = null; },
+  };
+  S.replay = R;
+  return R;
+}
+
+module.exports = { installReplay };

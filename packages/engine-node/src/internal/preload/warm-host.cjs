@@ -1,0 +1,41 @@
+// @ts-check
+// The warm execution host: a long-lived `node` process (UV_THREADPOOL_SIZE=1)
+// that runs one program at a time in a fresh worker thread, always keeping
+// the next worker booted and waiting. Protocol over the IPC channel:
+//   parent -> host  {id, cfg, script, args, timeoutMs}
+//   host -> parent  {id, exitCode, stdout, stderr, error, killed}
+// Worker isolation: own isolate, own module registry, own prototypes (the
+// interceptor's hooks), own process.env copy. The trace goes to cfg.traceOut.
+'use strict';
+const { Worker } = require('node:worker_threads');
+const path = require('node:path');
+
+const BOOT = path.join(__dirname, 'warm-boot.cjs');
+const MAX_OUT = 1 << 20;
+
+function boot() {
+  const w = new Worker(BOOT, { stdout: true, stderr: true, stdin: false, argv: [], execArgv: [] });
+  /** @type {{w: any, stdout: string, stderr: string, error: {message: string, stack: string} | null}} */
+  const run = { w, stdout: '', stderr: '', error: null };
+  w.stdout.on('data', (d) => { if (run.stdout.length < MAX_OUT) run.stdout += d; });
+  w.stderr.on('data', (d) => { if (run.stderr.length < MAX_OUT) run.stderr += d; });
+  w.on('error', (e) => { run.error = { message: String(e && e.message), stack: String(e && e.stack) }; });
+  return run;
+}
+
+let spare = boot();
+process.on('message', (/** @type {any} */ msg) => {
+  const run = spare;
+  spare = boot();
+  let killed = false;
+  const hard = setTimeout(() => { killed = true; run.w.terminate(); }, msg.timeoutMs + 3000);
+  run.w.once('exit', (/** @type {number} */ code) => {
+    clearTimeout(hard);
+    // let the stdio streams flush what the worker wrote before it exited
+    setImmediate(() => {
+      /** @type {any} */ (process).send({ id: msg.id, exitCode: code, stdout: run.stdout, stderr: run.stderr, error: run.error, killed });
+    });
+  });
+  run.w.postMessage({ cfg: msg.cfg, script: msg.script, args: msg.args });
+});
+process.on('disconnect', () => process.exit(0));

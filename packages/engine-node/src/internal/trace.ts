@@ -1,0 +1,96 @@
+// The schedule trace written by the preload, and what the engine derives
+// from it: the fingerprint (hash of the delivered site sequence), race-pair
+// coverage (pairs of sites pending together, in the order they ran) and the
+// compact form used to replay.
+import { createHash } from "node:crypto";
+
+/** One delivered callback. `reg`/`arr`/`del` are logical times of the interceptor's clock. */
+export interface TraceEvent {
+  /** Delivery order. */
+  seq: number;
+  /** Stable name across runs: `kind@site#resourceOrdinal.eventIndex`. */
+  id: string;
+  /** timeout, immediate, fs, fs.promise, dns, crypto, zlib, connect, write, shutdown, read, accept, close, exit, worker.exit, message. */
+  kind: string;
+  /** Registration site in user code, `file:line:col` (or `internal`). */
+  site: string;
+  /** Core API the program called at the site, e.g. `fs.readFile`. */
+  api: string;
+  /** async_hooks ids at arrival: the resource and its trigger. */
+  async: number;
+  trigger: number;
+  /** Whether the fuzzer held the completion, and for how long (ms; 0 = next check phase). */
+  held: boolean;
+  delay: number;
+  reg: number;
+  arr: number;
+  del: number;
+  /** ms since the interceptor started, at delivery. */
+  t: number;
+}
+
+export interface Trace {
+  version: 1;
+  node: string;
+  strategy: { name: string; params: Record<string, number> };
+  seed: number;
+  mode: "fuzz" | "replay" | "replay-subset";
+  installed: string[];
+  exitCode: number;
+  heldAtExit: number;
+  replaySkipped: number;
+  uncaught: { origin: string; message: string; stack: string } | null;
+  hang: { timeoutMs: number; pending: string[] } | null;
+  events: TraceEvent[];
+  /** V8 ScriptCoverage of the program's files, when coverage was asked for. */
+  coverage?: V8ScriptCoverage[];
+}
+
+export interface V8ScriptCoverage {
+  url: string;
+  functions: { functionName: string; isBlockCoverage: boolean; ranges: { startOffset: number; endOffset: number; count: number }[] }[];
+}
+
+/** What the preload needs to replay a trace. */
+export interface ReplaySpec {
+  events: { id: string; seq: number; held: boolean; t: number }[];
+  holdSet?: string[] | null;
+}
+
+export function toReplaySpec(trace: Pick<Trace, "events">, holdSet?: string[] | null): ReplaySpec {
+  return { events: trace.events.map((e) => ({ id: e.id, seq: e.seq, held: e.held, t: e.t })), holdSet: holdSet ?? null };
+}
+
+/** A site without its column: the unit of race pairs and explanations. */
+export const siteKey = (e: Pick<TraceEvent, "kind" | "site">): string => `${e.kind}@${e.site.replace(/:\d+$/, "")}`;
+
+/** Hash of the delivered site sequence (16 hex digits). */
+export function fingerprint(trace: Pick<Trace, "events">): string {
+  const h = createHash("sha256");
+  for (const e of trace.events) h.update(siteKey(e) + "\n");
+  return h.digest("hex").slice(0, 16);
+}
+
+/**
+ * Race pairs: (A, B) when B was pending (registered, not yet delivered) at
+ * the moment A ran; written in the order they ran. Capped per run.
+ */
+export function racePairs(trace: Pick<Trace, "events">, cap = 20_000): string[] {
+  const evs = trace.events;
+  const pairs = new Set<string>();
+  const byReg = [...evs].sort((a, b) => a.reg - b.reg);
+  const byDel = [...evs].sort((a, b) => a.del - b.del);
+  const active = new Set<TraceEvent>();
+  let r = 0;
+  for (const a of byDel) {
+    while (r < byReg.length && byReg[r]!.reg < a.del) active.add(byReg[r++]!);
+    active.delete(a);
+    const ka = siteKey(a);
+    for (const b of active) {
+      if (b.del <= a.del) { active.delete(b); continue; }
+      pairs.add(`${ka}|${siteKey(b)}`);
+      if (pairs.size >= cap) return [...pairs];
+    }
+  }
+  return [...pairs];
+}
