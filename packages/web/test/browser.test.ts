@@ -80,6 +80,15 @@ test("the overview updates live while a campaign runs", async () => {
   assert.equal(await page.evaluate(() => (window as unknown as { __sameDocument?: number }).__sameDocument), 42, "updated without reloading");
   assert.ok(Number(await page.getAttribute("body", "data-live-refreshes")) >= 5);
   await screenshot(page, "overview-live");
+
+  // The campaign page follows too: its cards and charts refresh on the next result.
+  await page.goto(`${base}/campaigns/${c.campaign.id}`);
+  await page.waitForSelector("body[data-live-connected]");
+  await runJob(farm, c, { execs: 1000, features: ["race:a|b", "s:a:9"], strategyYield: { shuffle: { execs: 1000, newFeatures: 2, findings: 0 } } });
+  await page.waitForFunction((want) => document.querySelector('[data-field="execs"]')?.textContent === want, (execs + 1000).toLocaleString("en-US"), { timeout: 10_000 });
+  assert.equal(await page.textContent('.cards [data-field="novelty"]'), "1");
+  assert.match((await page.textContent('table[data-live="strategies"]')) ?? "", /shuffle/);
+  await screenshot(page, "campaign-live");
   assert.deepEqual(problems, []);
   await page.close();
 });

@@ -22,7 +22,7 @@ export interface ChartOptions {
 const PAD = { l: 56, r: 12, t: 24, b: 36 };
 
 export function lineChart(series: ChartSeries[], o: ChartOptions): SafeHtml {
-  const W = o.width ?? 640;
+  const W = o.width ?? 560;
   const H = o.height ?? 220;
   const all = series.flatMap((s) => s.points);
   const head = html`<figcaption>${o.title}${o.log ? " (log scale)" : ""}</figcaption>`;

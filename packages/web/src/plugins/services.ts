@@ -51,8 +51,11 @@ async function servicesPlugin(app: FastifyInstance, opts: BuildAppOptions) {
     strategyYield: new StrategyYieldCache(opts.db),
     publish: (ev: FarmEvent) => publishEvent(redis, opts.prefix, ev),
   });
-  app.addHook("onClose", async () => {
+  // Before the server stops: end open event streams, or close() would wait for them forever.
+  app.addHook("preClose", async () => {
     bus.emit("close");
+  });
+  app.addHook("onClose", async () => {
     await unsubscribe().catch(() => {});
     subscriber.disconnect();
   });
