@@ -187,8 +187,18 @@ test("OpenAPI document describes the API, metrics are exposed", async () => {
   for (const p of ["/api/buckets", "/api/buckets/{id}/merge", "/api/buckets/{id}/split", "/api/buckets/{id}/status", "/api/buckets/{id}/notes", "/api/campaigns/{id}/series", "/api/overview", "/api/workers", "/api/queues"])
     assert.ok(doc.paths[p], `OpenAPI lacks ${p}`);
   assert.ok(!Object.keys(doc.paths).some((p) => p.startsWith("/admin")), "bull-board routes stay out of the document");
+  const c = await seedCampaign(farm.db);
+  await runJob(farm, c, { execs: 777, crashes: [{ message: "E", signature: "metrics-sig", kind: "rejection" }] });
   const m = await farm.app.inject({ url: "/metrics" });
   assert.equal(m.statusCode, 200);
+  assert.ok(m.body.includes(`fuzzfarm_execs_total{campaign="${c.campaign.id}"} 777\n`), "execs per campaign");
+  assert.match(m.body, /fuzzfarm_crashes_total\{kind="rejection",status="new"\} [1-9]/);
+  assert.match(m.body, /fuzzfarm_job_latency_seconds_count [1-9]/);
+  assert.match(m.body, /fuzzfarm_campaigns\{status="running"\} [1-9]/);
+  assert.match(m.body, /fuzzfarm_http_request_duration_seconds_count\{method="GET",route="\/openapi.json",status="200"\} 1/);
+  // A second scrape does not count the same finished jobs again.
+  const count = (body: string) => Number(/fuzzfarm_job_latency_seconds_count (\d+)/.exec(body)![1]);
+  assert.equal(count((await farm.app.inject({ url: "/metrics" })).body), count(m.body));
   for (const name of ["fuzzfarm_execs_total", "fuzzfarm_crashes_total", "fuzzfarm_queue_depth", "fuzzfarm_job_latency_seconds_bucket", "fuzzfarm_buckets"]) assert.ok(m.body.includes(name), name);
   assert.match(m.body, /fuzzfarm_queue_depth\{queue="jobs-input",state="waiting"\} 0/);
   const docs = await farm.app.inject({ url: "/docs/" });

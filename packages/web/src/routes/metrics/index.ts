@@ -15,7 +15,8 @@ async function metricsRoutes(app: FastifyInstance) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: "fuzzfarm_web_" });
 
-  const execs = new Counter({ name: "fuzzfarm_execs_total", help: "Target executions, per campaign", labelNames: ["campaign", "status"], registers: [registry] });
+  const execs = new Counter({ name: "fuzzfarm_execs_total", help: "Target executions, per campaign", labelNames: ["campaign"], registers: [registry] });
+  const campaigns = new Gauge({ name: "fuzzfarm_campaigns", help: "Campaigns by status", labelNames: ["status"], registers: [registry] });
   const jobsDone = new Counter({ name: "fuzzfarm_campaign_jobs_total", help: "Jobs applied, per campaign", labelNames: ["campaign"], registers: [registry] });
   const covered = new Gauge({ name: "fuzzfarm_campaign_covered", help: "Coverage features found, per campaign", labelNames: ["campaign"], registers: [registry] });
   const corpus = new Gauge({ name: "fuzzfarm_campaign_corpus_size", help: "Corpus entries, per campaign", labelNames: ["campaign"], registers: [registry] });
@@ -41,9 +42,10 @@ async function metricsRoutes(app: FastifyInstance) {
   async function refresh() {
     const [t, d, finished] = await Promise.all([farmTotals(app.ff.db), queueDepths(app.ff.queues), jobsFinishedSince(app.ff.db, watermark)]);
     for (const m of [execs, jobsDone, crashes]) m.reset();
-    for (const m of [covered, corpus, buckets, jobs, depth]) m.reset();
+    for (const m of [covered, corpus, buckets, jobs, depth, campaigns]) m.reset();
     for (const c of t.campaigns) {
-      setCounter(execs, { campaign: c.id, status: c.status }, c.execs);
+      setCounter(execs, { campaign: c.id }, c.execs);
+      campaigns.inc({ status: c.status });
       setCounter(jobsDone, { campaign: c.id }, c.jobsDone);
       covered.set({ campaign: c.id }, c.covered);
       corpus.set({ campaign: c.id }, c.corpusSize);
