@@ -169,3 +169,23 @@ test("a malformed job payload is rejected by the schema with a clear error; the 
     await farm.close();
   }
 });
+
+test("jobs longer than the lock keep it alive: every job runs exactly once", async () => {
+  const farm = await testFarm({ FUZZFARM_LOCK_MS: "1500" });
+  const w = spawnWorker(farm.env);
+  const coordinator = await startCoordinator({ db: farm.db, queues: farm.queues, redisUrl: farm.env.FUZZFARM_REDIS_URL!, rootDir: REPO, only: [] });
+  try {
+    const results: { duplicate: boolean }[] = [];
+    coordinator.on("result", (r: { duplicate: boolean }) => results.push(r));
+    const c = await coordinator.createCampaign({ target: { name: "quiet", path: fixture("quiet.js") }, engine: "input", seconds: 9, jobSeconds: 4 });
+    assert.equal(await coordinator.waitForCampaign(c.id), "completed");
+    assert.ok(results.length >= 2, `${results.length} results`);
+    assert.deepEqual(results.filter((r) => r.duplicate), [], "no job was handed out twice");
+    const completed = await farm.queues.jobs.input.getJobs(["completed"]);
+    assert.ok(completed.length >= 2 && completed.every((j) => j.attemptsMade <= 1 && !j.stalledCounter), "no stalled jobs");
+  } finally {
+    await coordinator.stop();
+    await killAndWait(w);
+    await farm.close();
+  }
+});
