@@ -1,0 +1,19 @@
+// @fuzzfarm/engine-wasm: the Wasm threads harness.
+// Generates terminating shared-memory programs with known results, runs them on
+// a pool of worker threads in a supervised child process under seeded
+// schedules, and checks them against schedule, history, tier, optimizer and
+// litmus (SC) oracles. See README.md.
+export { wasmEngine, resolveTarget, type WasmTarget } from "./internal/engine";
+export { runWasmCli, type CliIo } from "./internal/cli";
+export { minimizeProgram, minimizeSchedule, removeThread } from "./internal/minimize";
+export { minimizeFinding } from "./internal/findings";
+export { generate } from "./internal/gen/generate";
+export { emitWat } from "./internal/gen/emit";
+export { evaluate } from "./internal/gen/evaluate";
+export { parseGenConfig, DEFAULT_GEN_CONFIG, GEN_PRESETS, type GenConfig } from "./internal/gen/config";
+export { programShape, programToJson, programFromJson } from "./internal/gen/shape";
+export type { Program } from "./internal/gen/ir";
+export { Harness, DEFAULT_CHECK, expectedOf, type CheckOptions, type ProgramReport, type ProgramFinding, type FaultSpec, type OracleKind } from "./internal/harness";
+export { loadLitmus, runLitmus, allowedOutcomes, type LitmusReport, type LitmusOptions } from "./internal/litmus/litmus";
+export { FAULT_KINDS, type FaultKind } from "./internal/text/faults";
+export { STRATEGIES } from "./internal/runner/strategies";

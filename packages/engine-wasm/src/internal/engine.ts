@@ -1,0 +1,238 @@
+// The wasm engine behind the protocol's Engine interface.
+//   job.target.path  - a generator preset name (default, small, wide, deep, rmw, sync),
+//                      a .json file with a generator configuration, or a litmus
+//                      module (.wasm / .wat) to run in litmus mode;
+//   job.options      - generator overrides, strategy, seedStart, runsPerProgram, optimizer(Cmd);
+//   job.seeds        - corpus entries whose `strategy` is {generator, seed}: re-checked first
+//                      under fresh schedules.
+// Every program is checked by the harness (harness.ts); failures are minimized
+// and returned as findings. Bad input becomes `error`, never an exception.
+import { existsSync, readFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { FuzzFarmError, isFuzzFarmError, type Engine, type EngineResultInput, type EngineRunContext, type Finding, type JobFor, type Outcome, type Reproducer } from "@fuzzfarm/protocol";
+import { GEN_PRESETS, parseGenConfig, type GenConfig } from "./gen/config";
+import { generate } from "./gen/generate";
+import { programFromJson } from "./gen/shape";
+import { Harness, type CheckOptions, type ProgramFinding } from "./harness";
+import { minimizeFinding, toFinding } from "./findings";
+import { loadLitmus, runLitmus } from "./litmus/litmus";
+import { checkOptimizer, type OptimizerSource } from "./optimize";
+import { checkStrategy, runSpec } from "./runner/strategies";
+import type { RunSpec } from "./runner/supervisor";
+import { subSeed } from "./rng";
+
+export type WasmTarget = { kind: "generator"; config: GenConfig; name: string } | { kind: "litmus"; file: string };
+
+/** Resolve `target.path` (see the header). Throws FuzzFarmError. */
+export function resolveTarget(path: string, overrides: Record<string, unknown> = {}): WasmTarget {
+  if (/\.(wasm|wat)$/.test(path)) {
+    if (!existsSync(path)) throw new FuzzFarmError("FF_ERR_TARGET_NOT_FOUND", `no such module: ${path}`);
+    return { kind: "litmus", file: path };
+  }
+  const name = path.replace(/^generator:/, "");
+  if (name in GEN_PRESETS) return { kind: "generator", name, config: parseGenConfig({ preset: name, ...overrides }) };
+  if (path.endsWith(".json")) {
+    if (!existsSync(path)) throw new FuzzFarmError("FF_ERR_TARGET_NOT_FOUND", `no such generator configuration: ${path}`);
+    let raw: unknown;
+    try {
+      raw = JSON.parse(readFileSync(path, "utf8"));
+    } catch {
+      throw new FuzzFarmError("FF_ERR_TARGET_INVALID", `${path}: not JSON`);
+    }
+    return { kind: "generator", name: path, config: parseGenConfig({ ...(raw as Record<string, unknown>), ...overrides }) };
+  }
+  throw new FuzzFarmError("FF_ERR_TARGET_NOT_FOUND", `'${path}' is neither a generator preset (${Object.keys(GEN_PRESETS).join(", ")}), a .json configuration nor a .wasm/.wat litmus module`);
+}
+
+function errorKind(e: unknown): "target-not-found" | "target-invalid" | "bad-job" | "internal" {
+  if (!isFuzzFarmError(e)) return "internal";
+  return e.code === "FF_ERR_TARGET_NOT_FOUND" ? "target-not-found" : e.code === "FF_ERR_TARGET_INVALID" ? "target-invalid" : "bad-job";
+}
+
+interface Acc {
+  execs: number;
+  features: Set<string>;
+  findings: Finding[];
+  corpus: NonNullable<EngineResultInput["corpus"]>;
+  yieldBy: Record<string, { execs: number; newFeatures: number; findings: number }>;
+}
+
+async function runGenerator(t: Extract<WasmTarget, { kind: "generator" }>, job: JobFor<"wasm">, ctx: EngineRunContext, acc: Acc, t0: number): Promise<void> {
+  const o = job.options;
+  const optimizer: OptimizerSource = { path: o.optimizer, cmd: o.optimizerCmd };
+  await checkOptimizer(optimizer);
+  const h = new Harness();
+  const deadline = t0 + job.budget.seconds * 1000;
+  const optLevels = ["O1", "O2", "O3", "Os"] as const;
+  const seen = new Set<string>();
+  try {
+    const queue: number[] = [];
+    for (const s of job.seeds) {
+      const seed = (s.strategy as { seed?: unknown }).seed;
+      if (typeof seed === "number") queue.push(seed);
+    }
+    let next = o.seedStart;
+    for (let i = 0; ; i++) {
+      if (ctx.signal.aborted || performance.now() > deadline || acc.execs >= job.budget.runs) break;
+      const fromCorpus = queue.length > 0;
+      const seed = fromCorpus ? queue.shift()! : next++;
+      const p = generate(seed, t.config);
+      // Corpus seeds get fresh schedules: the schedule seed is salted by the job.
+      const salt = fromCorpus ? subSeed(seed, hashStr(job.jobId)) : seed;
+      const opts: Partial<CheckOptions> = {
+        strategy: o.strategy, runs: o.runsPerProgram, optimizer, optLevels: [optLevels[i % optLevels.length]!], tiers: true,
+      };
+      const report = await h.check({ ...p, seed: salt }, opts);
+      acc.execs += report.execs;
+      const fresh = report.features.filter((f) => !acc.features.has(f));
+      for (const f of fresh) acc.features.add(f);
+      const y = (acc.yieldBy[o.strategy] ??= { execs: 0, newFeatures: 0, findings: 0 });
+      y.execs += report.execs;
+      y.newFeatures += fresh.length;
+      if (fresh.length && !fromCorpus)
+        acc.corpus.push({
+          data: Buffer.from(JSON.stringify({ generator: t.config, seed })).toString("base64"),
+          strategy: { generator: { ...t.config }, seed },
+          features: fresh.slice(0, 10_000),
+          execTimeUs: Math.round((report.ms * 1000) / Math.max(1, report.execs)),
+        });
+      for (const f of report.findings) {
+        const key = `${f.oracle}:${f.config.tier}:${f.config.opt}:${report.shape}`;
+        if (seen.has(key) || acc.findings.length >= 200) continue;
+        seen.add(key);
+        const budget = { deadline: Math.min(performance.now() + 20_000, deadline + 10_000) };
+        const m = await minimizeFinding(h, { ...p, seed: salt }, f, opts, budget);
+        acc.findings.push(toFinding(m, p, t.config, o.strategy, { runsPerProgram: o.runsPerProgram, scheduleSeed: salt }));
+        y.findings++;
+      }
+      ctx.onProgress?.({ execs: acc.execs, features: acc.features.size });
+    }
+  } finally {
+    await h.close();
+  }
+}
+
+async function runLitmusJob(t: Extract<WasmTarget, { kind: "litmus" }>, job: JobFor<"wasm">, ctx: EngineRunContext, acc: Acc, t0: number): Promise<void> {
+  const m = await loadLitmus(t.file);
+  const fileHash = createHash("sha256").update(m.bytes).digest("hex").slice(0, 12);
+  const strategy = job.options.strategy === "mix" ? "race" : job.options.strategy;
+  const h = new Harness();
+  const deadline = t0 + job.budget.seconds * 1000;
+  try {
+    for (let round = 0; !ctx.signal.aborted && performance.now() < deadline && acc.execs < job.budget.runs; round++) {
+      const runs = Math.min(job.options.runsPerProgram * 5, job.budget.runs - acc.execs);
+      const seed = job.options.seedStart + round;
+      const r = await runLitmus(h, m, { runs, strategy, seed });
+      acc.execs += r.runs;
+      const y = (acc.yieldBy[strategy] ??= { execs: 0, newFeatures: 0, findings: 0 });
+      y.execs += r.runs;
+      const fresh = Object.keys(r.outcomes).map((oc) => `outcome:${fileHash}:${oc}`).filter((f) => !acc.features.has(f));
+      for (const f of fresh) acc.features.add(f);
+      y.newFeatures += fresh.length;
+      for (const oc of r.forbiddenSeen ?? []) {
+        const key = `litmus-sc:${oc}`;
+        if (acc.features.has(key)) continue;
+        acc.features.add(key);
+        y.findings++;
+        acc.findings.push({
+          kind: "oracle", oracle: "litmus-sc",
+          message: `outcome ${oc} is not allowed by sequential consistency`,
+          stack: `allowed outcomes: ${r.allowed!.join("  ")}\nobserved: ${JSON.stringify(r.outcomes)}${r.plainAccesses ? "\nnote: the threads make plain accesses; racing plain accesses may legally give non-SC outcomes" : ""}`,
+          reproducer: { engine: "wasm", seed, options: { strategy, litmus: true, runIndex: r.firstSeen[oc] }, trace: { file: t.file, spec: runSpec(strategy, seed, r.firstSeen[oc]!, m.threads.length), outcome: oc } },
+          detail: { oracle: "litmus-sc", file: t.file, outcome: oc, count: r.outcomes[oc], plainAccesses: r.plainAccesses },
+        });
+      }
+      for (const [kind, n] of Object.entries(r.errors)) {
+        const key = `litmus-err:${kind}`;
+        if (acc.features.has(key)) continue;
+        acc.features.add(key);
+        const f: Finding = kind === "crash"
+          ? { kind: "crash", crashKind: "signal", message: `engine process died running ${t.file}`, stack: "", reproducer: { engine: "wasm", seed, options: { strategy, litmus: true }, trace: { file: t.file } }, detail: {} }
+          : { kind: "hang", timeoutMs: 3000, message: `${kind} in ${n} of ${r.runs} runs of ${t.file}`, stack: "", reproducer: { engine: "wasm", seed, options: { strategy, litmus: true }, trace: { file: t.file } }, detail: { kind } };
+        acc.findings.push(f);
+      }
+      ctx.onProgress?.({ execs: acc.execs, features: acc.features.size });
+    }
+  } finally {
+    await h.close();
+  }
+}
+
+function hashStr(s: string): number {
+  let h = 0;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619);
+  return h >>> 0;
+}
+
+export const wasmEngine: Engine<"wasm"> = {
+  name: "wasm",
+
+  async selfTest(): Promise<void> {
+    const h = new Harness();
+    try {
+      const p = generate(7, parseGenConfig({ preset: "small" }));
+      const ok = await h.check(p, { runs: 6, strategy: "race", tiers: false, optLevels: [] });
+      if (ok.findings.length)
+        throw new FuzzFarmError("FF_ERR_ENGINE_SELFTEST", `wasm engine: a correct program failed its oracles: ${ok.findings[0]!.message}`);
+      const bad = await h.check(p, { runs: 10, strategy: "race", tiers: false, optLevels: [], fault: { kind: "reorder", where: "all" } });
+      if (!bad.faultApplies || !bad.findings.length)
+        throw new FuzzFarmError("FF_ERR_ENGINE_SELFTEST", "wasm engine: an injected reorder fault was not caught");
+    } finally {
+      await h.close();
+    }
+  },
+
+  async run(job: JobFor<"wasm">, ctx: EngineRunContext): Promise<EngineResultInput> {
+    const t0 = performance.now();
+    const acc: Acc = { execs: 0, features: new Set(), findings: [], corpus: [], yieldBy: {} };
+    let error: EngineResultInput["error"];
+    try {
+      checkStrategy(job.options.strategy);
+      const target = resolveTarget(job.target.path, job.options.generator);
+      if (target.kind === "litmus") await runLitmusJob(target, job, ctx, acc, t0);
+      else await runGenerator(target, job, ctx, acc, t0);
+    } catch (e) {
+      error = { kind: errorKind(e), message: e instanceof Error ? e.message.split("\n")[0]! : String(e) };
+    }
+    const features = [...acc.features].filter((f) => !f.startsWith("litmus-"));
+    return {
+      execs: acc.execs,
+      busyMs: performance.now() - t0,
+      features,
+      featureTotal: features.length,
+      corpus: acc.corpus,
+      findings: acc.findings,
+      strategyYield: acc.yieldBy,
+      ...(error ? { error } : {}),
+    };
+  },
+
+  async reproduce(target: { path: string }, repro: Reproducer, _ctx: EngineRunContext): Promise<Outcome> {
+    const trace = (repro.trace ?? {}) as Record<string, any>;
+    const opts = repro.options as Record<string, any>;
+    const h = new Harness();
+    try {
+      if (opts.litmus || /\.(wasm|wat)$/.test(target.path)) {
+        const m = await loadLitmus(trace.file ?? target.path);
+        const spec = trace.spec as RunSpec | undefined;
+        const r = await runLitmus(h, m, { runs: 1, strategy: spec?.strategy ?? opts.strategy ?? "race", seed: repro.seed ?? 0 });
+        const oc = Object.keys(r.outcomes)[0];
+        if (oc && r.forbiddenSeen?.includes(oc))
+          return { kind: "oracle", oracle: "litmus-sc", message: `outcome ${oc} is not allowed by sequential consistency`, stack: "", reproducer: repro, detail: {} };
+        if (Object.keys(r.errors).length) return { kind: "hang", timeoutMs: 3000, message: Object.keys(r.errors).join(", "), stack: "", reproducer: repro, detail: {} };
+        return { kind: "ok" };
+      }
+      const cfg = parseGenConfig(opts.generator ?? {});
+      const p = trace.program ? programFromJson(trace.program) : generate(repro.seed ?? 0, cfg);
+      const spec: RunSpec = trace.spec ?? runSpec(opts.strategy ?? "token", opts.scheduleSeed ?? p.seed, 0, p.threads.length);
+      const config = trace.config ?? { tier: opts.tier ?? "default", opt: opts.opt ?? null };
+      const f: ProgramFinding | null = await h.checkSpec(p, { optimizer: { path: opts.optimizer ?? null, cmd: opts.optimizerCmd ?? null } }, config, spec);
+      if (!f) return { kind: "ok" };
+      return toFinding({ program: p, finding: f, decisions: null, tries: 0 }, p, cfg, spec.strategy);
+    } catch (e) {
+      return { kind: "oracle", oracle: "reproduce-error", message: e instanceof Error ? e.message.split("\n")[0]! : String(e), stack: "", reproducer: repro, detail: {} };
+    } finally {
+      await h.close();
+    }
+  },
+};

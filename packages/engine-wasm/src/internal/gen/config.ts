@@ -1,0 +1,82 @@
+// Generator configuration: what a generated program may contain.
+import { FuzzFarmError } from "@fuzzfarm/protocol";
+
+export interface GenConfig {
+  /** Total threads in the spawn tree, root included (1..8). Default 4. */
+  threads: number;
+  /** Deepest level of the spawn tree (root = 0). Default 2. */
+  depth: number;
+  /** Shared cells operated on by atomic read-modify-writes. Default 4. */
+  cells: number;
+  /** Top-level statements per thread body before spawns/joins are placed. Default 6. */
+  stmts: number;
+  /** Spinlocks scoped to one level of the spawn tree. Default true. */
+  locks: boolean;
+  /** Paired wait/notify between siblings. Default true. */
+  waits: boolean;
+  /** 64-bit cells and i64 atomics. Default true. */
+  i64: boolean;
+  /** Helper functions called from thread code (pure i32 arithmetic). Default 2. */
+  helpers: number;
+  /** Generator-placed yield points in ordinary code (probability per statement). Default 0.15. */
+  yieldRate: number;
+  /** Emit shared-everything-threads constructs (shared globals); generated and validated only. Default false. */
+  sharedEverything: boolean;
+}
+
+export const DEFAULT_GEN_CONFIG: Readonly<GenConfig> = Object.freeze({
+  threads: 4,
+  depth: 2,
+  cells: 4,
+  stmts: 6,
+  locks: true,
+  waits: true,
+  i64: true,
+  helpers: 2,
+  yieldRate: 0.15,
+  sharedEverything: false,
+});
+
+/** Named presets a job's `target.path` may name (see README). */
+export const GEN_PRESETS: Record<string, Partial<GenConfig>> = {
+  default: {},
+  small: { threads: 2, depth: 1, cells: 2, stmts: 4 },
+  wide: { threads: 6, depth: 1, cells: 6 },
+  deep: { threads: 5, depth: 3 },
+  rmw: { locks: false, waits: false, cells: 6, stmts: 8 },
+  sync: { cells: 2, stmts: 4 },
+};
+
+const LIMITS: Record<string, [number, number]> = {
+  threads: [1, 8],
+  depth: [0, 4],
+  cells: [1, 12],
+  stmts: [1, 20],
+  helpers: [0, 6],
+  yieldRate: [0, 1],
+};
+
+/** Merge and check a user-supplied configuration; throws FF_ERR_CONFIG on a bad field. */
+export function parseGenConfig(raw: Record<string, unknown> | undefined): GenConfig {
+  const out: Record<string, unknown> = { ...DEFAULT_GEN_CONFIG };
+  for (const [k, v] of Object.entries(raw ?? {})) {
+    if (k === "preset") continue;
+    if (!(k in DEFAULT_GEN_CONFIG)) throw new FuzzFarmError("FF_ERR_CONFIG", `unknown generator option '${k}'`);
+    const def = (DEFAULT_GEN_CONFIG as unknown as Record<string, unknown>)[k];
+    if (typeof def === "boolean") {
+      if (typeof v !== "boolean") throw new FuzzFarmError("FF_ERR_CONFIG", `generator option '${k}' must be a boolean`);
+    } else {
+      const [lo, hi] = LIMITS[k]!;
+      if (typeof v !== "number" || !(v >= lo && v <= hi))
+        throw new FuzzFarmError("FF_ERR_CONFIG", `generator option '${k}' must be a number in [${lo}, ${hi}]`);
+    }
+    out[k] = v;
+  }
+  const preset = raw?.preset;
+  if (preset !== undefined) {
+    if (typeof preset !== "string" || !(preset in GEN_PRESETS))
+      throw new FuzzFarmError("FF_ERR_CONFIG", `unknown generator preset '${String(preset)}'`);
+    for (const [k, v] of Object.entries(GEN_PRESETS[preset]!)) if (!(k in (raw ?? {}))) out[k] = v;
+  }
+  return Object.freeze(out) as unknown as GenConfig;
+}

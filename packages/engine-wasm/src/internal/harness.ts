@@ -1,0 +1,322 @@
+// Checks generated programs against every oracle:
+//   schedule   every run (each a seeded schedule) gives the generator's expected result
+//   history    each run's atomic log admits a total order per cell (history.ts)
+//   tier       the same schedule under --liftoff-only and --no-liftoff (one child each) agrees
+//   optimizer  the module optimized by the optimizer under test gives the expected result
+//   hang       the scheduler or the watchdog saw a deadlock / lost wake-up
+//   trap       a thread trapped; crash: the engine process died
+// Module pipeline per configuration: encode -> [optimize] -> [inject fault] -> [instrument] -> run.
+import { emitWat } from "./gen/emit";
+import { evaluate, resultKey } from "./gen/evaluate";
+import type { Program } from "./gen/ir";
+import { cellAddr, MAX_LOG, PAGE, R_DET, R_LOG, R_LOGN, R_RSUM, regionAddr } from "./gen/layout";
+import { genFeatures, programShape } from "./gen/shape";
+import { checkHistory, siteTable } from "./oracles/history";
+import { optimize, OptimizerFailure, type OptimizerSource, type OptLevel } from "./optimize";
+import { needsInstrumentation, runSpec } from "./runner/strategies";
+import { Supervisor, TIER_FLAGS, type CrashInfo, type ModuleMeta, type RunResult, type RunSpec } from "./runner/supervisor";
+import { injectFault, type FaultKind } from "./text/faults";
+import { instrument } from "./text/instrument";
+import { encodeWat, linearText } from "./wasm-tools";
+
+export type OracleKind = "schedule" | "history" | "tier" | "optimizer" | "trap" | "hang" | "crash";
+
+export interface FaultSpec {
+  kind: FaultKind;
+  /** Which configuration gets the fault: every one, only the Liftoff tier, or only the optimized module. */
+  where: "all" | "liftoff" | "optimized";
+}
+
+export interface CheckOptions {
+  /** Perturbation strategy (see runner/strategies.ts). Default 'token'. */
+  strategy: string;
+  /** Schedules per program in the baseline configuration. Default 20. */
+  runs: number;
+  /** Compare V8 tiers (Liftoff-only vs TurboFan-only child processes). Default true. */
+  tiers: boolean;
+  /** Optimization levels compared against the unoptimized module. Default ['O2']. */
+  optLevels: OptLevel[];
+  /** The optimizer under test. Default: the project's own Binaryen. */
+  optimizer: OptimizerSource;
+  /** Run the history oracle on every baseline run. Default true. */
+  history: boolean;
+  /** Per-run watchdog, ms. Default 3000. */
+  timeoutMs: number;
+  /** Runs per alternative configuration (tier, optimizer). Default 2. */
+  crossRuns: number;
+  /** Stop checking a program at its first finding. Default true. */
+  stopAtFirst: boolean;
+  /** Inject a fault (fault-detection bench, self-test). Default none. */
+  fault: FaultSpec | null;
+}
+
+export const DEFAULT_CHECK: Readonly<CheckOptions> = Object.freeze({
+  strategy: "token",
+  runs: 20,
+  tiers: true,
+  optLevels: ["O2"] as OptLevel[],
+  optimizer: { path: null, cmd: null },
+  history: true,
+  timeoutMs: 3000,
+  crossRuns: 2,
+  stopAtFirst: true,
+  fault: null,
+});
+
+export interface ProgramFinding {
+  oracle: OracleKind;
+  hangKind?: string;
+  crash?: CrashInfo;
+  message: string;
+  explanation: string;
+  config: { tier: string; opt: OptLevel | null };
+  spec: RunSpec | null;
+  runIndex: number;
+  decisions: number[];
+  outcome: string | null;
+}
+
+export interface ProgramReport {
+  program: Program;
+  wat: string;
+  shape: string;
+  expected: string;
+  execs: number;
+  ms: number;
+  outcomes: Record<string, number>;
+  findings: ProgramFinding[];
+  features: string[];
+  /** With a fault: whether it changed the module at all. */
+  faultApplies: boolean | null;
+}
+
+export function metaFor(p: Program): ModuleMeta {
+  return {
+    kind: "gen",
+    threads: p.threads.length,
+    memory: { initial: 1, maximum: 1 },
+    readout: {
+      regions: p.threads.map((t) => regionAddr(t.id)),
+      det: R_DET, rsum: R_RSUM, logn: R_LOGN, log: R_LOG, maxLog: MAX_LOG,
+      cells: p.cells.map((c, i) => ({ addr: cellAddr(i), w: c.w })),
+    },
+  };
+}
+
+export function expectedOf(p: Program): string {
+  const e = evaluate(p);
+  return resultKey(e.det, e.rsum, e.cells);
+}
+
+/** Owns one supervised child per engine configuration; reuse it across programs. */
+export class Harness {
+  private sups = new Map<string, Supervisor>();
+  constructor(private readonly childEnv: Record<string, string> = {}) {}
+
+  supervisor(tier: string): Supervisor {
+    let s = this.sups.get(tier);
+    if (!s) {
+      s = new Supervisor(tier, TIER_FLAGS[tier] ?? [], this.childEnv);
+      this.sups.set(tier, s);
+    }
+    return s;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.sups.values()].map((s) => s.close()));
+    this.sups.clear();
+  }
+
+  /** encode -> [optimize] -> [fault] -> [instrument]. */
+  async prepare(bytes: Uint8Array, o: { opt: OptLevel | null; optimizer: OptimizerSource; fault: FaultKind | null; instrument: boolean }): Promise<{ bytes: Uint8Array; faultApplies: boolean | null }> {
+    let b = bytes;
+    if (o.opt) b = await optimize(b, o.opt, o.optimizer);
+    let faultApplies: boolean | null = null;
+    if (o.fault || o.instrument) {
+      let text = await linearText(b);
+      if (o.fault) {
+        const f = injectFault(text, o.fault);
+        text = f.text;
+        faultApplies = f.applies;
+      }
+      if (o.instrument) text = instrument(text).text;
+      b = await encodeWat(text, "instrumented.wat");
+    }
+    return { bytes: b, faultApplies };
+  }
+
+  /** Run `specs` of one module in one configuration. */
+  async execute(tier: string, bytes: Uint8Array, meta: ModuleMeta, specs: RunSpec[], o: { timeoutMs: number; wantLogs: boolean }) {
+    const sup = this.supervisor(tier);
+    await sup.load(bytes, meta);
+    return sup.run(specs, { timeoutMs: o.timeoutMs, wantLogs: o.wantLogs });
+  }
+
+  async check(p: Program, opts: Partial<CheckOptions> = {}): Promise<ProgramReport> {
+    const o: CheckOptions = { ...DEFAULT_CHECK, ...opts };
+    const t0 = performance.now();
+    const wat = emitWat(p);
+    const bytes = await encodeWat(wat, `program-${p.seed}.wat`);
+    const expected = expectedOf(p);
+    const shape = programShape(p);
+    const meta = metaFor(p);
+    const sites = siteTable(p);
+    const features = new Set<string>(genFeatures(p));
+    const report: ProgramReport = { program: p, wat, shape, expected, execs: 0, ms: 0, outcomes: {}, findings: [], features: [], faultApplies: null };
+    const inst = needsInstrumentation(o.strategy);
+    const specs = [...Array(o.runs)].map((_, i) => runSpec(o.strategy, p.seed, i, p.threads.length));
+    const faultFor = (where: "base" | "liftoff" | "turbofan" | "optimized"): FaultKind | null => {
+      if (!o.fault) return null;
+      if (o.fault.where === "all") return o.fault.kind;
+      return o.fault.where === where ? o.fault.kind : null;
+    };
+    const done = () => o.stopAtFirst && report.findings.length > 0;
+    const add = (f: ProgramFinding) => {
+      if (!report.findings.some((g) => g.oracle === f.oracle && g.config.tier === f.config.tier && g.config.opt === f.config.opt)) report.findings.push(f);
+    };
+    const noteFault = (a: boolean | null) => {
+      if (a !== null) report.faultApplies = (report.faultApplies ?? false) || a;
+    };
+
+    // Baseline: default tier, unoptimized module, every schedule.
+    const base = await this.prepare(bytes, { opt: null, optimizer: o.optimizer, fault: faultFor("base"), instrument: inst });
+    noteFault(base.faultApplies);
+    const baseOutcomes: (string | null)[] = [];
+    const cfg0 = { tier: "default", opt: null };
+    for (let i = 0; i < specs.length && !done(); i += 5) {
+      const chunk = specs.slice(i, i + 5);
+      const r = await this.execute("default", base.bytes, meta, chunk, { timeoutMs: o.timeoutMs, wantLogs: o.history });
+      if ("crash" in r || "hang" in r) {
+        add(this.processFailure(r, cfg0, chunk[0]!, i));
+        break;
+      }
+      r.results.forEach((res, j) => {
+        report.execs++;
+        baseOutcomes[i + j] = res.outcome;
+        this.judge(res, chunk[j]!, i + j, cfg0, expected, report, add);
+        if (o.history && res.logs && res.outcome) {
+          const finals = res.outcome.split(";").slice(2).map((s) => BigInt(s));
+          const h = checkHistory(p, sites, res.logs, finals);
+          for (const rf of h.readsFrom) features.add(`rf:${shape}:${rf}`);
+          if (!h.ok)
+            add({ oracle: "history", message: `history: ${h.violations[0]!.reason}`.slice(0, 300), explanation: h.violations.map((v) => v.reason).join("\n"),
+              config: cfg0, spec: chunk[j]!, runIndex: i + j, decisions: res.decisions, outcome: res.outcome });
+        }
+      });
+      if (report.findings.some((f) => f.oracle === "hang" || f.oracle === "crash")) break;
+    }
+
+    // Tiers: the same schedules in a Liftoff-only and a TurboFan-only engine process.
+    const cross = specs.slice(0, o.crossRuns);
+    if (o.tiers && !done()) {
+      for (const tier of ["liftoff", "turbofan"] as const) {
+        if (done()) break;
+        const f = faultFor(tier === "liftoff" ? "liftoff" : "turbofan");
+        const mod = f ? await this.prepare(bytes, { opt: null, optimizer: o.optimizer, fault: f, instrument: inst }) : base;
+        noteFault(mod.faultApplies);
+        const cfg = { tier, opt: null };
+        const r = await this.execute(tier, mod.bytes, meta, cross, { timeoutMs: o.timeoutMs, wantLogs: false });
+        if ("crash" in r || "hang" in r) { add(this.processFailure(r, cfg, cross[0]!, 0)); continue; }
+        r.results.forEach((res, j) => {
+          report.execs++;
+          if (res.error) return this.judge(res, cross[j]!, j, cfg, expected, report, add);
+          report.outcomes[res.outcome!] = (report.outcomes[res.outcome!] ?? 0) + 1;
+          if (res.outcome !== expected && baseOutcomes[j] === expected)
+            add({ oracle: "tier", message: `tier ${tier} disagrees with the default engine: got ${res.outcome}, expected ${expected}`,
+              explanation: `schedule ${cross[j]!.strategy}#${j} (seed ${cross[j]!.seed}) gives ${expected} in the default engine and ${res.outcome} with ${TIER_FLAGS[tier]!.join(" ")}`,
+              config: cfg, spec: cross[j]!, runIndex: j, decisions: res.decisions, outcome: res.outcome });
+        });
+      }
+    }
+
+    // Optimizer: each level against the unoptimized module's expected result.
+    for (const level of o.optLevels) {
+      if (done()) break;
+      const cfg = { tier: "default", opt: level };
+      let mod;
+      try {
+        mod = await this.prepare(bytes, { opt: level, optimizer: o.optimizer, fault: faultFor("optimized"), instrument: inst });
+      } catch (e) {
+        if (!(e instanceof OptimizerFailure)) throw e;
+        add({ oracle: "optimizer", message: e.message, explanation: e.message, config: cfg, spec: null, runIndex: -1, decisions: [], outcome: null });
+        continue;
+      }
+      noteFault(mod.faultApplies);
+      const r = await this.execute("default", mod.bytes, meta, cross, { timeoutMs: o.timeoutMs, wantLogs: false });
+      if ("crash" in r || "hang" in r) { add(this.processFailure(r, cfg, cross[0]!, 0)); continue; }
+      r.results.forEach((res, j) => {
+        report.execs++;
+        if (res.error) return this.judge(res, cross[j]!, j, cfg, expected, report, add);
+        report.outcomes[res.outcome!] = (report.outcomes[res.outcome!] ?? 0) + 1;
+        if (res.outcome !== expected && baseOutcomes[j] === expected)
+          add({ oracle: "optimizer", message: `binaryen -${level} changes the result: got ${res.outcome}, expected ${expected}`,
+            explanation: `unoptimized module gives ${expected}; after -${level} (threads enabled) it gives ${res.outcome} under schedule ${cross[j]!.strategy} seed ${cross[j]!.seed}`,
+            config: cfg, spec: cross[j]!, runIndex: j, decisions: res.decisions, outcome: res.outcome });
+      });
+    }
+
+    for (const oc of Object.keys(report.outcomes)) features.add(`outcome:${shape}:${oc === expected ? "expected" : "other:" + oc.slice(0, 80)}`);
+    report.features = [...features];
+    report.ms = performance.now() - t0;
+    return report;
+  }
+
+  /** Run one schedule of `p` in one configuration and say which oracle (if any) fails. */
+  async checkSpec(p: Program, opts: Partial<CheckOptions>, cfg: { tier: string; opt: OptLevel | null }, spec: RunSpec): Promise<ProgramFinding | null> {
+    const o: CheckOptions = { ...DEFAULT_CHECK, ...opts };
+    const bytes = await encodeWat(emitWat(p));
+    const expected = expectedOf(p);
+    const where = cfg.opt ? "optimized" : cfg.tier === "liftoff" ? "liftoff" : "base";
+    const fault = o.fault && (o.fault.where === "all" || o.fault.where === where) ? o.fault.kind : null;
+    let mod;
+    try {
+      mod = await this.prepare(bytes, { opt: cfg.opt, optimizer: o.optimizer, fault, instrument: needsInstrumentation(spec.strategy) });
+    } catch (e) {
+      if (e instanceof OptimizerFailure) return { oracle: "optimizer", message: e.message, explanation: e.message, config: cfg, spec: null, runIndex: -1, decisions: [], outcome: null };
+      throw e;
+    }
+    const r = await this.execute(cfg.tier, mod.bytes, metaFor(p), [spec], { timeoutMs: o.timeoutMs, wantLogs: o.history });
+    if ("crash" in r || "hang" in r) return this.processFailure(r, cfg, spec, 0);
+    const res = r.results[0]!;
+    const found: ProgramFinding[] = [];
+    const report = { outcomes: {} } as ProgramReport;
+    this.judge(res, spec, 0, { tier: "default", opt: null }, expected, report, (f) => found.push(f));
+    const f = found[0];
+    if (f && f.oracle === "schedule" && (cfg.tier !== "default" || cfg.opt)) return { ...f, oracle: cfg.opt ? "optimizer" : "tier", config: cfg };
+    if (!f && o.history && res.logs && res.outcome) {
+      const h = checkHistory(p, siteTable(p), res.logs, res.outcome.split(";").slice(2).map((x) => BigInt(x)));
+      if (!h.ok) return { oracle: "history", message: `history: ${h.violations[0]!.reason}`.slice(0, 300), explanation: h.violations.map((v) => v.reason).join("\n"), config: cfg, spec, runIndex: 0, decisions: res.decisions, outcome: res.outcome };
+    }
+    return f ? { ...f, config: cfg } : null;
+  }
+
+  private judge(res: RunResult, spec: RunSpec, i: number, cfg: { tier: string; opt: OptLevel | null }, expected: string, report: ProgramReport, add: (f: ProgramFinding) => void): void {
+    if (res.error) {
+      const e = res.error;
+      if (e.kind === "trap")
+        add({ oracle: "trap", message: `trap: ${e.message}`.slice(0, 300), explanation: `${e.message}\nstates: ${e.states}`, config: cfg, spec, runIndex: i, decisions: res.decisions, outcome: null });
+      else
+        add({ oracle: "hang", hangKind: e.kind, message: `${e.kind}: ${e.message}`, explanation: `thread states at the cut: ${e.states}\npool recovery: ${res.recovery ?? "-"}`,
+          config: cfg, spec, runIndex: i, decisions: res.decisions, outcome: null });
+      return;
+    }
+    const oc = res.outcome!;
+    if (cfg.tier === "default" && !cfg.opt) {
+      report.outcomes[oc] = (report.outcomes[oc] ?? 0) + 1;
+      if (oc !== expected)
+        add({ oracle: "schedule", message: `result under schedule ${spec.strategy} seed ${spec.seed} differs: got ${oc}, expected ${expected}`,
+          explanation: `outcome vector is det;rsum;cell0..; the generator's expected result is ${expected}`, config: cfg, spec, runIndex: i, decisions: res.decisions, outcome: oc });
+    }
+  }
+
+  private processFailure(r: { crash: CrashInfo } | { hang: string }, cfg: { tier: string; opt: OptLevel | null }, spec: RunSpec, i: number): ProgramFinding {
+    if ("crash" in r) {
+      const c = r.crash;
+      return { oracle: "crash", crash: c, message: `engine process died (${c.signal ? `signal ${c.signal}` : `exit code ${c.exitCode}`})`,
+        explanation: c.stderr.slice(-4000), config: cfg, spec, runIndex: i, decisions: [], outcome: null };
+    }
+    return { oracle: "hang", hangKind: "unresponsive", message: r.hang, explanation: r.hang, config: cfg, spec, runIndex: i, decisions: [], outcome: null };
+  }
+}
+
+export { PAGE };

@@ -1,0 +1,217 @@
+// @ts-check
+// The token scheduler, run by whichever thread gives the token away (only the
+// token holder decides, so the decision sequence is deterministic):
+//  - candidates are threads parked at a yield point;
+//  - threads still running toward their next yield (just spawned, just woken)
+//    are waited for, so the candidate set does not depend on timing;
+//  - a thread blocked in memory.atomic.wait32 whose condition already holds
+//    should wake: it is waited for too, up to WAKE_MS, then marked stuck;
+//  - no candidate left while threads are blocked: deadlock, or lost wake-up
+//    when a stuck thread's condition holds (after LOST_MS).
+// Choices: replayed decisions first, then seeded uniform (token) or PCT.
+import * as C from "./ctl.mjs";
+
+export class AbortRun extends Error {}
+
+/** @param {Int32Array} ctl @param {Int32Array} mem32 */
+export function makeScheduler(ctl, mem32) {
+  const now = () => performance.now();
+  const bump = () => { Atomics.add(ctl, C.CHANGE, 1); Atomics.notify(ctl, C.CHANGE); };
+  const setState = (/** @type {number} */ t, /** @type {number} */ s) => { Atomics.store(ctl, C.TB(t) + C.T_STATE, s); bump(); };
+  const fail = (/** @type {number} */ code, /** @type {number} */ t) => {
+    if (Atomics.compareExchange(ctl, C.ERROR, 0, code) === 0) Atomics.store(ctl, C.ERROR_THREAD, t);
+    Atomics.store(ctl, C.END, 1);
+    Atomics.notify(ctl, C.END);
+  };
+  const rand = () => {
+    let x = ctl[C.RNG] | 0;
+    x ^= x << 13; x ^= x >>> 17; x ^= x << 5;
+    ctl[C.RNG] = x;
+    return x >>> 0;
+  };
+
+  /** @param {number} from @param {number[]} cands */
+  function choose(from, cands) {
+    const step = ctl[C.STEP];
+    if (step < ctl[C.REPLAY_LEN]) {
+      const want = ctl[C.REPLAY + step];
+      if (cands.includes(want)) return want;
+      return cands.includes(from) ? from : cands[0];
+    }
+    if (ctl[C.REPLAY_LEN] > 0) return cands.includes(from) ? from : cands[0];
+    if (ctl[C.MODE] === C.MODE_PCT) {
+      const ncp = ctl[C.PCT_NCP];
+      for (let i = 0; i < ncp; i++) if (ctl[C.PCT_CP + i] === step && from >= 0) ctl[C.TB(from) + C.T_PRIO] = i;
+      const best = () => {
+        let b = cands[0];
+        for (const c of cands) if (ctl[C.TB(c) + C.T_PRIO] > ctl[C.TB(b) + C.T_PRIO]) b = c;
+        return b;
+      };
+      let b = best();
+      // Liveness: a thread that keeps the token for SPIN_LIMIT decisions while others wait is
+      // probably spinning on them (a lock, a CAS loop): it drops below every other priority.
+      if (b === from && cands.length > 1 && ctl[C.RUN_LEN] >= C.SPIN_LIMIT) {
+        let min = Infinity;
+        for (const c of cands) min = Math.min(min, ctl[C.TB(c) + C.T_PRIO]);
+        ctl[C.TB(from) + C.T_PRIO] = min - 1;
+        b = best();
+      }
+      return b;
+    }
+    if (ctl[C.MODE] === C.MODE_RACE) return chooseRace(from, cands, step);
+    return cands[rand() % cands.length];
+  }
+
+  /** Record that thread t accesses addr; returns the mask of threads seen at addr so far. */
+  function noteAccess(/** @type {number} */ addr, /** @type {number} */ t) {
+    let h = (Math.imul(addr, 0x9e3779b1) >>> 22) % C.ADDR_SLOTS;
+    for (let n = 0; n < C.ADDR_SLOTS; n++, h = (h + 1) % C.ADDR_SLOTS) {
+      const k = C.ADDR_TABLE + 2 * h;
+      if (ctl[k + 1] === 0) { ctl[k] = addr; ctl[k + 1] = 1 << t; return 1 << t; }
+      if (ctl[k] === addr) { ctl[k + 1] |= 1 << t; return ctl[k + 1]; }
+    }
+    return 1 << t;
+  }
+
+  /**
+   * Race-directed choice (after RaceFuzzer): a thread about to access address X is
+   * held back at random until another thread parks at a conflicting access to X
+   * (same address, one of them a write); then the seed picks which goes first.
+   * Held threads are released after HOLD_STEPS decisions or when nothing else can run.
+   */
+  function chooseRace(/** @type {number} */ from, /** @type {number[]} */ cands, /** @type {number} */ step) {
+    const P = (/** @type {number} */ t) => ctl[C.TB(t) + C.T_PADDR];
+    const K = (/** @type {number} */ t) => ctl[C.TB(t) + C.T_PKIND];
+    const H = C.T_HELD;
+    for (const c of cands) if (ctl[C.TB(c) + H] && step - ctl[C.TB(c) + H] > C.HOLD_STEPS) ctl[C.TB(c) + H] = 0;
+    const pick = (/** @type {number[]} */ xs) => xs[rand() % xs.length];
+    if (from >= 0 && cands.includes(from) && P(from) >= 0) {
+      const x = P(from);
+      const seenBy = noteAccess(x, from);
+      const conf = cands.filter((c) => c !== from && P(c) === x && (K(c) === 2 || K(from) === 2));
+      if (conf.length) {
+        const c = rand() & 1 ? from : pick(conf);
+        ctl[C.TB(c) + H] = 0;
+        return c;
+      }
+      const others = cands.filter((c) => c !== from && !ctl[C.TB(c) + H]);
+      const shared = (seenBy & ~(1 << from)) !== 0;
+      if (others.length && rand() % 100 < (shared ? 70 : 50)) {
+        ctl[C.TB(from) + H] = step + 1;
+        return pick(others);
+      }
+    }
+    if (from >= 0 && cands.includes(from) && !ctl[C.TB(from) + H] && rand() % 100 < 80) return from;
+    const free = cands.filter((c) => !ctl[C.TB(c) + H]);
+    const c = free.length ? pick(free) : pick(cands);
+    ctl[C.TB(c) + H] = 0;
+    return c;
+  }
+
+  /** Give the token to a parked thread (possibly `from` itself); -1 when none is left. */
+  function decide(/** @type {number} */ from) {
+    const n = ctl[C.NTHREADS];
+    let since = 0;
+    for (;;) {
+      if (Atomics.load(ctl, C.ABORT)) throw new AbortRun("aborted");
+      const cv = Atomics.load(ctl, C.CHANGE);
+      /** @type {number[]} */ const cands = [];
+      let pending = false, blocked = 0, stuck = 0, shouldWake = 0;
+      for (let t = 0; t < n; t++) {
+        const b = C.TB(t);
+        const s = Atomics.load(ctl, b + C.T_STATE);
+        if (s === C.S_PARKED) cands.push(t);
+        else if (s === C.S_RUNNING) { if (t !== from) pending = true; }
+        else if (s === C.S_BLOCKED) {
+          if (Atomics.load(mem32, ctl[b + C.T_ADDR] >>> 2) !== ctl[b + C.T_EXP]) {
+            shouldWake++;
+            if (ctl[b + C.T_STUCK]) stuck++; else pending = true;
+          } else blocked++;
+        }
+      }
+      if (pending || (cands.length === 0 && stuck > 0)) {
+        if (!since) since = now();
+        const waited = now() - since;
+        const limit = cands.length ? ctl[C.WAKE_MS] : ctl[C.LOST_MS];
+        if (waited > limit) {
+          let markedAny = false;
+          for (let t = 0; t < n; t++) {
+            const b = C.TB(t);
+            if (Atomics.load(ctl, b + C.T_STATE) === C.S_BLOCKED && !ctl[b + C.T_STUCK] &&
+                Atomics.load(mem32, ctl[b + C.T_ADDR] >>> 2) !== ctl[b + C.T_EXP]) { ctl[b + C.T_STUCK] = 1; markedAny = true; }
+          }
+          if (!markedAny && cands.length === 0 && stuck > 0) { fail(C.ERR_LOST_WAKEUP, from); return -1; }
+          if (!markedAny && pending && waited > ctl[C.LOST_MS] * 4) { return -2; /* a running thread never parks: leave it to the watchdog */ }
+        }
+        Atomics.wait(ctl, C.CHANGE, cv, 1);
+        continue;
+      }
+      if (cands.length === 0) {
+        if (blocked + shouldWake > 0) fail(shouldWake ? C.ERR_LOST_WAKEUP : C.ERR_DEADLOCK, from);
+        return -1;
+      }
+      const c = choose(from, cands);
+      ctl[C.RUN_LEN] = c === from ? ctl[C.RUN_LEN] + 1 : 0;
+      const step = ctl[C.STEP];
+      if (step < C.MAX_TRACE) ctl[C.TRACE + step] = c;
+      ctl[C.STEP] = step + 1;
+      Atomics.store(ctl, C.TOKEN, c);
+      Atomics.notify(ctl, C.TOKEN);
+      return c;
+    }
+  }
+
+  function waitToken(/** @type {number} */ me) {
+    for (;;) {
+      const cur = Atomics.load(ctl, C.TOKEN);
+      if (cur === me) return;
+      if (Atomics.load(ctl, C.ABORT)) throw new AbortRun("aborted");
+      Atomics.wait(ctl, C.TOKEN, cur, 20);
+    }
+  }
+
+  return {
+    setState,
+    bump,
+    fail,
+    /** A plain yield point by the token holder. */
+    yieldPoint(/** @type {number} */ me) {
+      // T_PADDR / T_PKIND were set by the caller (-1 for a yield that is not before an access).
+      setState(me, C.S_PARKED);
+      decide(me);
+      waitToken(me);
+      setState(me, C.S_RUNNING);
+    },
+    /** Entry of a thread: park; the last initial thread to arrive makes the first decision. */
+    enter(/** @type {number} */ me) {
+      setState(me, C.S_PARKED);
+      if (Atomics.add(ctl, C.ARRIVED, 1) + 1 === ctl[C.N_INITIAL]) decide(-1);
+      waitToken(me);
+      setState(me, C.S_RUNNING);
+    },
+    /** Before memory.atomic.wait32 on `addr` expecting `exp`. */
+    preWait(/** @type {number} */ me, /** @type {number} */ addr, /** @type {number} */ exp) {
+      const b = C.TB(me);
+      ctl[b + C.T_ADDR] = addr;
+      ctl[b + C.T_EXP] = exp;
+      ctl[b + C.T_STUCK] = 0;
+      const willBlock = Atomics.load(mem32, addr >>> 2) === exp;
+      setState(me, willBlock ? C.S_BLOCKED : C.S_PARKED);
+      decide(me);
+    },
+    /** After the wait returned (woken, timed out or not-equal). */
+    postWait(/** @type {number} */ me) {
+      const b = C.TB(me);
+      ctl[b + C.T_STUCK] = 0;
+      if (Atomics.load(ctl, C.TOKEN) === me && Atomics.load(ctl, b + C.T_STATE) === C.S_PARKED) { setState(me, C.S_RUNNING); return; }
+      setState(me, C.S_PARKED);
+      waitToken(me);
+      setState(me, C.S_RUNNING);
+    },
+    /** A thread returned: hand the token on. */
+    finish(/** @type {number} */ me) {
+      setState(me, C.S_DONE);
+      if (Atomics.load(ctl, C.TOKEN) === me) decide(me);
+    },
+  };
+}

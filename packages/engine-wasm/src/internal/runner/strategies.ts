@@ -1,0 +1,49 @@
+// Seeded perturbation strategies: run i of a program under strategy S is a
+// pure function of (S, seed, i), so every run can be replayed.
+//   barrier  threads released together at a barrier, no yield points (baseline)
+//   delay    seeded start order and start delays; yields spin or sleep at random
+//   token    exactly one thread runs between yield points; the seed picks who
+//   pct      PCT priorities with d-1 change points (pct:D sets d, default 3)
+//   race     token passing directed at conflicting accesses (a thread is held before an
+//            access until another reaches a conflicting one; the seed orders them)
+//   mix      race, token, pct, race, delay in turn
+import { FuzzFarmError } from "@fuzzfarm/protocol";
+import { Rng, subSeed } from "../rng";
+import type { RunSpec } from "./supervisor";
+
+export const STRATEGIES = ["barrier", "delay", "token", "pct", "race", "mix"] as const;
+
+/** Does this strategy need the yield-point instrumentation? */
+export const needsInstrumentation = (strategy: string): boolean => strategy !== "barrier";
+
+export function checkStrategy(s: string): void {
+  const base = s.split(":")[0]!;
+  if (!(STRATEGIES as readonly string[]).includes(base) || (s.includes(":") && !/^pct:\d+$/.test(s)))
+    throw new FuzzFarmError("FF_ERR_CONFIG", `unknown strategy '${s}' (one of ${STRATEGIES.join(", ")}, pct:D)`);
+}
+
+/** The spec of run `i` for a program with `threads` threads; `steps` estimates decisions per run (PCT). */
+export function runSpec(strategy: string, seed: number, i: number, threads: number, steps = 64): RunSpec {
+  const s = subSeed(seed, i);
+  const rng = new Rng(s);
+  let base = strategy.split(":")[0]!;
+  if (base === "mix") base = ["race", "token", "pct", "race", "delay"][i % 5]!;
+  const order = rng.shuffle([...Array(threads).keys()]);
+  switch (base) {
+    case "barrier":
+      return { mode: 0, seed: s, strategy: "barrier", barrier: true, startOrder: order };
+    case "delay":
+      return { mode: 0, seed: s, strategy: "delay", startOrder: order, spinPM: 150, sleepPM: 15, maxSpin: 3000, maxSleepUs: 300, startDelayUs: rng.int(0, 300) };
+    case "token":
+      return { mode: 1, seed: s, strategy: "token", startOrder: order };
+    case "race":
+      return { mode: 3, seed: s, strategy: "race", startOrder: order };
+    case "pct": {
+      const d = strategy.startsWith("pct:") ? Number(strategy.slice(4)) : 3;
+      const priorities = rng.shuffle([...Array(threads).keys()].map((t) => d + t));
+      const changePoints = [...Array(Math.max(0, d - 1))].map(() => rng.int(1, Math.max(1, steps)));
+      return { mode: 2, seed: s, strategy: strategy.startsWith("pct") ? strategy : "pct", startOrder: order, priorities, changePoints };
+    }
+  }
+  throw new FuzzFarmError("FF_ERR_CONFIG", `unknown strategy '${strategy}'`);
+}

@@ -1,0 +1,180 @@
+// Supervises one child process (= one engine configuration: V8 flags) that
+// owns a worker pool. Runs happen in the child so that an engine crash (death
+// by a signal, a V8 fatal error, OOM) is observed here as a finding instead of
+// taking the fuzzer down. The child is restarted lazily and given its module again.
+import { spawn, type ChildProcess } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+export interface RunSpec {
+  mode: 0 | 1 | 2 | 3;
+  seed: number;
+  strategy: string;
+  barrier?: boolean;
+  startOrder?: number[];
+  spinPM?: number;
+  sleepPM?: number;
+  maxSpin?: number;
+  maxSleepUs?: number;
+  startDelayUs?: number;
+  priorities?: number[];
+  changePoints?: number[];
+  replay?: number[];
+  wakeMs?: number;
+  lostMs?: number;
+}
+export interface RunError {
+  kind: "deadlock" | "lost-wakeup" | "timeout" | "trap";
+  message: string;
+  states: string;
+  thread?: number;
+}
+export interface RunResult {
+  outcome: string | null;
+  error?: RunError;
+  decisions: number[];
+  logs?: [number, bigint][][];
+  ms: number;
+  recovery?: string;
+}
+export interface CrashInfo {
+  crashKind: "signal" | "oom";
+  signal: string | null;
+  exitCode: number | null;
+  stderr: string;
+}
+export interface ModuleMeta {
+  kind: "gen" | "litmus";
+  threads: number;
+  memory: { initial: number; maximum: number };
+  hasFinal?: boolean;
+  readout?: { regions: number[]; det: number; rsum: number; logn: number; log: number; maxLog: number; cells: { addr: number; w: number }[] };
+}
+
+const CHILD = fileURLToPath(new URL("./child.mjs", import.meta.url));
+
+/** The engine configurations the tier oracle compares (one child process each). */
+export const TIER_FLAGS: Record<string, string[]> = {
+  default: [],
+  liftoff: ["--liftoff-only"],
+  turbofan: ["--no-liftoff"],
+};
+
+export class Supervisor {
+  private child: ChildProcess | null = null;
+  private ready: Promise<void> | null = null;
+  private stderr = "";
+  private nextId = 1;
+  private pending = new Map<number, { resolve: (m: any) => void }>();
+  private loaded: { wasm: Uint8Array; meta: ModuleMeta } | null = null;
+  private childHasModule = false;
+  private exitInfo: CrashInfo | null = null;
+
+  constructor(readonly name: string, readonly flags: string[], readonly extraEnv: Record<string, string> = {}) {}
+
+  private start(): Promise<void> {
+    this.stderr = "";
+    this.exitInfo = null;
+    const child = spawn(process.execPath, [...this.flags, CHILD], {
+      stdio: ["ignore", "ignore", "pipe", "ipc"],
+      serialization: "advanced",
+      env: { ...process.env, ...this.extraEnv },
+    });
+    this.child = child;
+    this.childHasModule = false;
+    child.stderr!.on("data", (d: Buffer) => {
+      this.stderr = (this.stderr + d.toString()).slice(-8000);
+    });
+    let onReady: () => void;
+    const ready = new Promise<void>((r) => (onReady = r));
+    child.on("message", (m: any) => {
+      if (m.type === "ready") onReady();
+      const p = this.pending.get(m.id);
+      if (p) {
+        this.pending.delete(m.id);
+        p.resolve(m);
+      }
+    });
+    child.on("exit", (code, signal) => {
+      if (this.child !== child) return;
+      const oom = /out of memory|OOM/i.test(this.stderr);
+      const fatal = /Fatal error|FATAL ERROR|Check failed|# Fatal/i.test(this.stderr);
+      this.exitInfo = { crashKind: oom ? "oom" : "signal", signal, exitCode: code, stderr: this.stderr };
+      this.child = null;
+      this.ready = null;
+      const crashed = signal !== null || fatal || oom || (code !== 0 && code !== null);
+      for (const [, p] of this.pending) p.resolve({ type: crashed ? "crashed" : "exited" });
+      this.pending.clear();
+      onReady();
+    });
+    return ready;
+  }
+
+  private async request(msg: Record<string, unknown>, timeoutMs: number): Promise<any> {
+    if (!this.child) this.ready = this.start();
+    await this.ready;
+    const child = this.child;
+    if (!child) return { type: "crashed" };
+    const id = this.nextId++;
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        this.kill();
+        resolve({ type: "unresponsive" });
+      }, timeoutMs);
+      this.pending.set(id, { resolve: (m) => { clearTimeout(timer); resolve(m); } });
+      child.send({ ...msg, id });
+    });
+  }
+
+  /** Kill the child (used by tests and when it stops answering). */
+  kill(signal: NodeJS.Signals = "SIGKILL"): void {
+    this.child?.kill(signal);
+  }
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  /** Make `wasm` the module of the following runs. Throws on a module the engine rejects. */
+  async load(wasm: Uint8Array, meta: ModuleMeta): Promise<void> {
+    this.loaded = { wasm, meta };
+    this.childHasModule = false;
+    await this.ensureLoaded();
+  }
+
+  private async ensureLoaded(): Promise<{ crash?: CrashInfo }> {
+    if (this.childHasModule && this.child) return {};
+    const l = this.loaded!;
+    const r = await this.request({ type: "load", wasm: l.wasm, meta: l.meta }, 30_000);
+    if (r.type === "failed") throw new Error(r.message);
+    if (r.type !== "loaded") return { crash: this.crash() };
+    this.childHasModule = true;
+    return {};
+  }
+
+  private crash(): CrashInfo {
+    return this.exitInfo ?? { crashKind: "signal", signal: null, exitCode: null, stderr: this.stderr };
+  }
+
+  /** Execute runs; a crash of the engine process comes back as `{crash}`. */
+  async run(specs: RunSpec[], opts: { timeoutMs: number; wantLogs?: boolean }): Promise<{ results: RunResult[] } | { crash: CrashInfo } | { hang: string }> {
+    const l = await this.ensureLoaded();
+    if (l.crash) return { crash: l.crash };
+    const budget = specs.length * (opts.timeoutMs + 3000) + 10_000;
+    const r = await this.request({ type: "run", specs, timeoutMs: opts.timeoutMs, wantLogs: !!opts.wantLogs }, budget);
+    if (r.type === "ran") return { results: r.results };
+    if (r.type === "failed") throw new Error(r.message);
+    if (r.type === "unresponsive") return { hang: `engine process did not answer within ${budget} ms` };
+    return { crash: this.crash() };
+  }
+
+  async close(): Promise<void> {
+    const c = this.child;
+    if (!c) return;
+    this.child = null;
+    await new Promise<void>((resolve) => {
+      c.once("exit", () => resolve());
+      c.send({ type: "exit" }, (err) => err && c.kill("SIGKILL"));
+      setTimeout(() => c.kill("SIGKILL"), 2000).unref();
+    });
+  }
+}
