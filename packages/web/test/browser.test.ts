@@ -31,13 +31,17 @@ after(async () => {
   await farm.close();
 });
 
-/** Fail the test on any dialog or page error (an XSS payload that runs would cause one). */
+/** Fail the test on any dialog, page error or console error (an XSS payload that runs would cause one). */
 function guard(page: Page, problems: string[]) {
   page.on("dialog", (d) => {
     problems.push(`dialog: ${d.message()}`);
     void d.dismiss();
   });
   page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
+  // Our own markup must not need anything the CSP refuses, and no resource may fail to load.
+  page.on("console", (m) => {
+    if (m.type() === "error") problems.push(`console: ${m.text()}`);
+  });
 }
 
 async function login(page: Page) {

@@ -25,6 +25,7 @@ export function layout(p: PageFrame): SafeHtml {
 ${p.csrf ? html`<meta name="csrf-token" content="${p.csrf}">` : ""}
 <title>${p.title} · FuzzFarm</title>
 <link rel="stylesheet" href="/assets/app.css">
+<link rel="icon" href="/assets/favicon.svg" type="image/svg+xml">
 <script src="/assets/app.js" defer></script>
 </head>
 <body>

@@ -1,8 +1,8 @@
-// The dashboard's own static files (app.js, app.css), read once at start.
+// The dashboard's own static files (app.js, app.css, favicon.svg), read once at start.
 import { readFileSync } from "node:fs";
 import type { FastifyInstance } from "fastify";
 
-const FILES: Record<string, string> = { "app.js": "text/javascript; charset=utf-8", "app.css": "text/css; charset=utf-8" };
+const FILES: Record<string, string> = { "app.js": "text/javascript; charset=utf-8", "app.css": "text/css; charset=utf-8", "favicon.svg": "image/svg+xml" };
 
 export default async function assetRoutes(app: FastifyInstance) {
   const content = new Map(Object.keys(FILES).map((name) => [name, readFileSync(new URL(`../../public/${name}`, import.meta.url))]));
