@@ -11,7 +11,7 @@ function run(code) {
   });
 }
 
-run('process.stdout.write("header\\n"); setTimeout(() => { process.stdout.write("result=42\\n"); setTimeout(() => {}, 3); }, 1)')
+run('process.stdout.write("header\\n"); setTimeout(() => { process.stdout.write("result=42\\n"); setTimeout(() => {}, 3); }, 5)')
   .then(({ out }) => {
     if (!out.includes('result=42')) throw new Error(`truncated child output: ${JSON.stringify(out)}`);
   });

@@ -27,6 +27,8 @@ export interface TraceEvent {
   del: number;
   /** ms since the interceptor started, at delivery. */
   t: number;
+  /** Still held when the program ended (listed after the delivered events, in arrival order). */
+  undelivered?: boolean;
 }
 
 export interface Trace {
@@ -67,7 +69,7 @@ export const siteKey = (e: Pick<TraceEvent, "kind" | "site">): string => `${e.ki
 /** Hash of the delivered site sequence (16 hex digits). */
 export function fingerprint(trace: Pick<Trace, "events">): string {
   const h = createHash("sha256");
-  for (const e of trace.events) h.update(siteKey(e) + "\n");
+  for (const e of trace.events) if (!e.undelivered) h.update(siteKey(e) + "\n");
   return h.digest("hex").slice(0, 16);
 }
 
@@ -76,7 +78,7 @@ export function fingerprint(trace: Pick<Trace, "events">): string {
  * the moment A ran; written in the order they ran. Capped per run.
  */
 export function racePairs(trace: Pick<Trace, "events">, cap = 20_000): string[] {
-  const evs = trace.events;
+  const evs = trace.events.filter((e) => !e.undelivered);
   const pairs = new Set<string>();
   const byReg = [...evs].sort((a, b) => a.reg - b.reg);
   const byDel = [...evs].sort((a, b) => a.del - b.del);

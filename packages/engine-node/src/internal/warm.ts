@@ -6,7 +6,7 @@
 import { fork, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { WARM_WORKER_HOST } from "./paths";
 import { stripOwnFrames, type RunResult, type RunSpec } from "./spawn";
 import type { Trace } from "./trace";
@@ -59,7 +59,8 @@ export class WarmPool {
     const cfg = { strategy: spec.strategy, params: spec.params, seed: spec.seed, traceOut, timeoutMs: spec.timeoutMs, root: spec.cwd ?? process.cwd(), replay: spec.replay ?? null, coverage: !!spec.coverage };
     const t0 = performance.now();
     try {
-      const reply = await host.send(id, { id, cfg, script: spec.script, args: spec.args, timeoutMs: spec.timeoutMs });
+      const script = resolve(spec.cwd ?? process.cwd(), spec.script);
+      const reply = await host.send(id, { id, cfg, script, args: spec.args, timeoutMs: spec.timeoutMs });
       let trace: Trace | null = null;
       if (existsSync(traceOut)) { try { trace = JSON.parse(readFileSync(traceOut, "utf8")) as Trace; } catch { trace = null; } rmSync(traceOut, { force: true }); }
       if (!reply) return { exitCode: null, signal: "SIGKILL", stdout: "", stderr: "warm host died", trace, durationMs: performance.now() - t0, killed: false };

@@ -151,7 +151,7 @@ function installAsyncWrap() {
       const obj = this;
       const { kind, key } = classify(obj, name, args);
       snapshot(args);
-      const refd = kind === 'exit' || kind === 'worker.exit' ? () => (typeof obj.hasRef === 'function' ? obj.hasRef() : true) : always;
+      const refd = kind === 'exit' ? () => (typeof obj.hasRef === 'function' ? obj.hasRef() : true) : always;
       const res = kind === 'connect' || kind === 'write' || kind === 'shutdown' ? key : obj;
       const ev = makeEvent(kind, res, key, () => {
         const fn = obj[slot];
@@ -359,24 +359,25 @@ function installMessagePorts() {
         const prev = port[kPorts];
         port[kPorts] = ports;
         try { return dispatch.apply(port, args); } finally { port[kPorts] = prev; }
-      }, () => (typeof port.hasRef === 'function' ? port.hasRef() : true));
+      }, always); // received already: a closing or unref'd port still delivers it
       return intercept(ev);
     },
   });
   // Name ports by where the program created them, not by when they first spoke.
   const MC = wt.MessageChannel;
   class MessageChannel extends MC {
-    constructor() { super(); const info = resInfo(this.port1); resInfoAlias(this.port2, info, 2); }
+    constructor() { super(); const base = resInfo(this); resInfoAlias(this.port1, base, 1); resInfoAlias(this.port2, base, 2); }
   }
   const W = wt.Worker;
   class Worker extends W {
     constructor(/** @type {any[]} */ ...args) {
       // @ts-ignore
       super(...args);
+      const base = resInfo(this);
       let i = 0;
       for (const s of Object.getOwnPropertySymbols(this)) {
         const v = /** @type {any} */ (this)[s];
-        if (v && typeof v === 'object' && Object.getPrototypeOf(v) === MPP) resInfoAlias(v, null, ++i);
+        if (v && typeof v === 'object' && v.constructor && v.constructor.name === 'MessagePort') resInfoAlias(v, base, ++i);
       }
     }
   }
@@ -385,11 +386,10 @@ function installMessagePorts() {
   if (globalThis.MessageChannel === MC) globalThis.MessageChannel = MessageChannel;
   installed.push('message');
 }
-/** Register `port` with a site derived from `info` (or the current user frame). */
-function resInfoAlias(/** @type {any} */ port, /** @type {any} */ info, /** @type {number} */ i) {
-  const base = info || resInfo({});
-  const r = resInfo(port);
-  r.site = base.site; r.api = base.api; r.ord = base.ord * 10 + i;
+/** Register `port` under the site and ordinal of its creator (a channel or a Worker). */
+function resInfoAlias(/** @type {any} */ port, /** @type {any} */ base, /** @type {number} */ i) {
+  const r = resInfo(port, base);
+  r.ord = base.ord * 10 + i;
 }
 
 function installAll() {

@@ -21,7 +21,7 @@ module.exports = { start };
 
 /** @param {any} cfg */
 function start(cfg) {
-  const { S, makeSlot } = require('./scheduler.cjs');
+  const { S, makeSlot, pendingRecords } = require('./scheduler.cjs');
   const { makeStrategy, makeRng } = require('./strategies.cjs');
   const { SELF_DIR } = require('./sites.cjs');
   /** @type {string[]} */
@@ -58,7 +58,7 @@ function start(cfg) {
     const doc = {
       version: 1, node: process.version, strategy: { name: S.strategy.name, params: S.strategy.params }, seed: cfg.seed || 0,
       mode: replay ? (cfg.replay.holdSet ? 'replay-subset' : 'replay') : 'fuzz', installed, exitCode: code,
-      heldAtExit: S.held, replaySkipped: replay ? replay.skipped : 0, uncaught, hang, events: S.trace,
+      heldAtExit: S.held, replaySkipped: replay ? replay.skipped : 0, uncaught, hang, events: S.trace.concat(pendingRecords()),
       coverage: coverage ? coverage.take() : undefined,
     };
     try { fs.writeFileSync(cfg.traceOut, JSON.stringify(doc)); } catch { /* the launcher reports a missing trace */ }

@@ -55,7 +55,11 @@ function installReplay(rec) {
       return b;
     },
     delivered(/** @type {any} */ ev) {
-      if (ev.rec && !done[ev.rec.seq]) { done[ev.rec.seq] = 1; advance(); }
+      if (ev.rec && !done[ev.rec.seq]) {
+        done[ev.rec.seq] = 1;
+        advance();
+        if (S.held > 0) scheduleDrain(); // a held event may have become the next one
+      }
     },
     /** Nothing ripe: if events wait, watch for a recorded event that never comes. */
     arm() {

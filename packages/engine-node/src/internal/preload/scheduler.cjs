@@ -195,7 +195,10 @@ function hold(/** @type {any} */ ev, /** @type {number} */ delay) {
   q.push(ev);
   S.held++;
   if (ev.kind === 'message') S.heldMessages++;
-  if (ev.kind === 'read') S.stopHandle(ev.res);
+  // libuv keeps reading while reads are held: stop it (memory), except in a
+  // replay, where stopping would merge later chunks into fewer reads and so
+  // rename the recorded events
+  if (ev.kind === 'read' && !S.replay) S.stopHandle(ev.res);
   if (delay >= 0) {
     ev.ripeAt = now() + delay;
     ev.slot = makeSlot(() => { ev.slot = null; ev.ripe = true; pump(); }, delay, ev.refd());
@@ -214,6 +217,21 @@ function intercept(/** @type {any} */ ev) {
   if (d < 0 && !q && (!ev.gate || ev.gate())) return deliverSync(ev);
   hold(ev, d < 0 ? 0 : d);
   return undefined;
+}
+
+/**
+ * Events that arrived but were still held when the program ended (a crash
+ * usually): appended to the trace after the delivered ones, in arrival
+ * order, so that a replay also keeps them back until after the crash point.
+ */
+function pendingRecords() {
+  const evs = [];
+  for (const q of S.queues.values()) for (const ev of q) evs.push(ev);
+  evs.sort((a, b) => a.arr - b.arr);
+  return evs.map((ev) => ({
+    seq: S.seq++, id: ev.id, kind: ev.kind, site: ev.site, api: ev.api, async: ev.asyncId, trigger: ev.triggerId,
+    held: true, delay: ev.delay, reg: ev.reg, arr: ev.arr, del: S.clock++, t: Math.round((now() - S.t0) * 100) / 100, undelivered: true,
+  }));
 }
 
 /** Drop the held events of a resource (timer cleared, immediate cleared, timer refreshed). */
@@ -238,6 +256,6 @@ function hasHeld(res, key) {
 }
 
 module.exports = {
-  S, resInfo, rearm, makeEvent, intercept, hold, pump, scheduleDrain, drop, hasHeld, refChanged, deliverSync,
+  S, resInfo, rearm, makeEvent, intercept, hold, pump, scheduleDrain, drop, hasHeld, refChanged, deliverSync, pendingRecords,
   makeSlot, cancelSlot, readyHeads, origSetTimeout, origClearTimeout, now,
 };
