@@ -69,13 +69,19 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
   const id = `${hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`;
   const engines = new Map<EngineName, Engine>(opts.engines.map((e) => [e.name, e]));
   if (!opts.skipSelfTest) {
-    for (const e of engines.values()) {
+    // Each engine proves itself (one probe that must crash, one that must not). One that fails is
+    // left out, so its queue is not consumed here; with none left the worker refuses to start.
+    const failures: string[] = [];
+    for (const e of [...engines.values()]) {
       try {
         await e.selfTest();
       } catch (err) {
-        throw new FuzzFarmError("FF_ERR_ENGINE_SELFTEST", `engine ${e.name} failed its start-up probe: ${oneLine(err)}`);
+        engines.delete(e.name);
+        failures.push(`${e.name}: ${oneLine(err)}`);
+        log(`engine ${e.name} left out: failed its start-up probe: ${oneLine(err)}`);
       }
     }
+    if (engines.size === 0) throw new FuzzFarmError("FF_ERR_ENGINE_SELFTEST", `every engine failed its start-up probe (${failures.join("; ")})`);
   }
   const queues = openQueues({ url: opts.redisUrl, prefix });
   const redis = queues.connection;
