@@ -1,17 +1,9 @@
 // Worker fleet rows, synced by the coordinator from the heartbeats workers publish in Redis.
+import type { Heartbeat } from "@fuzzfarm/protocol";
 import type { Db } from "./client";
 
-export interface WorkerBeat {
-  id: string;
-  host: string;
-  pid: number;
-  version: string;
-  engines: string[];
-  currentJobId: string | null;
-  execsPerSec: number;
-  jobsDone: number;
-  at: number;
-}
+/** A worker heartbeat as published in Redis. */
+export type WorkerBeat = Heartbeat;
 
 export async function upsertWorkers(db: Db, beats: WorkerBeat[]): Promise<void> {
   for (const b of beats) {

@@ -60,3 +60,19 @@ export const JobResult = EngineResult.extend({
   finishedAt: z.string(),
 });
 export type JobResult = z.infer<typeof JobResult>;
+
+/** What a worker publishes every few seconds (Redis), and the coordinator mirrors into PostgreSQL. */
+export interface Heartbeat {
+  /** host:pid:random, unique per worker process. */
+  id: string;
+  host: string;
+  pid: number;
+  version: string;
+  /** Engines that passed their start-up probe. */
+  engines: string[];
+  currentJobId: string | null;
+  execsPerSec: number;
+  jobsDone: number;
+  /** ms since epoch. */
+  at: number;
+}

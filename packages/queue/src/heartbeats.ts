@@ -1,19 +1,10 @@
 // Worker heartbeats live in Redis (workers never touch the database); the
 // coordinator copies them into PostgreSQL for the dashboard.
 import type { Redis } from "ioredis";
+import type { Heartbeat } from "@fuzzfarm/protocol";
 
-export interface Heartbeat {
-  id: string;
-  host: string;
-  pid: number;
-  version: string;
-  engines: string[];
-  currentJobId: string | null;
-  execsPerSec: number;
-  jobsDone: number;
-  /** ms since epoch. */
-  at: number;
-}
+export type { Heartbeat };
+
 
 const key = (prefix: string) => `${prefix}:workers`;
 
