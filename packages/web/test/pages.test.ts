@@ -7,6 +7,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startFarm, seedCampaign, runJob, auth, type Farm } from "./helpers";
 import { escapeHtml, html } from "../src/index";
+import { applyMinimized, insertJobs } from "@fuzzfarm/db";
 
 let farm: Farm;
 before(async () => {
@@ -65,7 +66,19 @@ test("bucket detail shows the reproduction command, downloads, the Node schedule
     }],
   });
   const [nb] = (await farm.app.inject({ url: `/api/buckets?campaignId=${node.campaign.id}` })).json().items;
+  // A minimize job's result, recorded the way the coordinator records it.
+  const minJob = `${node.campaign.id}-min`;
+  await insertJobs(farm.db, [{ id: minJob, campaignId: node.campaign.id, kind: "minimize", payload: {} }]);
+  await applyMinimized(farm.db, {
+    jobId: minJob, workerId: "w1", bucketId: nb.id, execs: 40, busyMs: 900,
+    minimized: { reproducer: { input: undefined }, explanation: "close@t.js:9 delayed past timeout@t.js:3", originalSize: 12, size: 1, tries: 40 },
+  });
   const page = (await farm.app.inject({ url: `/buckets/${nb.id}` })).body;
+  assert.match(page, /<p class="minimized-explanation">close@t\.js:9 delayed past timeout@t\.js:3<\/p>/);
+  assert.match(page, /size 12 → 1, 40 tries/);
+  const min = await farm.app.inject({ url: `/api/buckets/${nb.id}/reproducer?variant=minimized` });
+  assert.equal(min.statusCode, 200);
+  assert.match(String(min.headers["content-disposition"]), /-minimized\.json"$/);
   assert.match(page, /npx fuzzfarm repro --signature &#39;uncaught\|close-before-timeout&#39;/);
   assert.match(page, /data-copy="repro-cmd"/);
   assert.match(page, /reproducer\?variant=original/);

@@ -109,7 +109,10 @@ export default async function bucketApi(app: FastifyInstance) {
     handler: async (req, reply) => {
       const { id } = req.params as { id: string };
       const { variant } = req.query as { variant: "original" | "minimized" };
-      return download(reply, await bucketArtifact(db, id, variant), `${id}-${variant}.bin`);
+      const bytes = await bucketArtifact(db, id, variant);
+      const head = bytes.subarray(0, 64).toString("utf8").trimStart();
+      const ext = head.startsWith("{") || head.startsWith("[") ? "json" : /^(;;[^\n]*\n\s*)*\(module\b/.test(head) ? "wat" : "bin";
+      return download(reply, bytes, `${id}-${variant}.${ext}`);
     },
   });
 

@@ -134,6 +134,13 @@ ${extras.schedule.map((s) => html`<tr${s.held ? html` class="held"` : ""}><td cl
 }`
           : "";
       const program = extras.wat ? html`<h2>Program (.wat)</h2><pre class="wat">${extras.wat}</pre>` : "";
+      // The latest minimization (applyMinimized records it as a bucket event): for Node races, which held callbacks the failure needs.
+      const minEvent = b.events.find((e) => e.action === "minimized" && typeof (e.detail as Record<string, unknown> | null)?.explanation === "string");
+      const md = (minEvent?.detail ?? {}) as { explanation?: string; originalSize?: number; size?: number; tries?: number };
+      const minimized = minEvent
+        ? html`<h2>Minimized</h2><p class="minimized-explanation">${md.explanation}</p>
+<p class="muted">${typeof md.originalSize === "number" && typeof md.size === "number" ? `size ${md.originalSize} → ${md.size}` : ""}${typeof md.tries === "number" ? `, ${md.tries} tries` : ""} · ${fmtTime(minEvent.at)}</p>`
+        : "";
 
       const reportRows = reports.items.map(
         (r) => html`<article class="report" data-report="${r.id}">
@@ -181,6 +188,7 @@ ${facts}
 <h2>Signature</h2><pre class="signature">${b.signature}</pre>
 ${frames.length ? html`<h2>Top frames</h2><ol class="frames">${frames.map((f) => html`<li><code>${frameText(f)}</code></li>`)}</ol>` : ""}
 ${repro}
+${minimized}
 ${schedule}
 ${program}
 ${triage}
