@@ -196,7 +196,7 @@ async function cmdRun(args: string[], out: CliIo): Promise<number> {
       for (const f of r.findings) {
         if (values.minimize) {
           const m = await minimizeFinding(h, p, f, opts, { deadline: performance.now() + 30_000 });
-          findings.push(toFinding(m, p, cfg, strategy));
+          findings.push(toFinding(m, p, cfg, strategy, fault ? { fault } : {}));
         } else findings.push({ oracle: f.oracle, message: f.message, config: f.config });
       }
       if (values.json) out.stdout(JSON.stringify({ seed: s, shape: r.shape, threads: p.threads.length, execs: r.execs, ms: Math.round(r.ms), expected: r.expected, outcomes: r.outcomes, findings, faultApplies: r.faultApplies }) + "\n");

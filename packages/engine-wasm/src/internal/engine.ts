@@ -170,13 +170,15 @@ export const wasmEngine: Engine<"wasm"> = {
   async selfTest(): Promise<void> {
     const h = new Harness();
     try {
-      const p = generate(7, parseGenConfig({ preset: "small" }));
+      // One program that must pass its oracles, and the same program with an atomic RMW
+      // narrowed (a deterministic miscompilation) that must be caught.
+      const p = generate(1001, parseGenConfig({}));
       const ok = await h.check(p, { runs: 6, strategy: "race", tiers: false, optLevels: [] });
       if (ok.findings.length)
         throw new FuzzFarmError("FF_ERR_ENGINE_SELFTEST", `wasm engine: a correct program failed its oracles: ${ok.findings[0]!.message}`);
-      const bad = await h.check(p, { runs: 10, strategy: "race", tiers: false, optLevels: [], fault: { kind: "reorder", where: "all" } });
+      const bad = await h.check(p, { runs: 2, strategy: "race", tiers: false, optLevels: [], fault: { kind: "narrow", where: "all" } });
       if (!bad.faultApplies || !bad.findings.length)
-        throw new FuzzFarmError("FF_ERR_ENGINE_SELFTEST", "wasm engine: an injected reorder fault was not caught");
+        throw new FuzzFarmError("FF_ERR_ENGINE_SELFTEST", "wasm engine: an injected fault (narrowed atomic RMW) was not caught");
     } finally {
       await h.close();
     }
@@ -226,7 +228,7 @@ export const wasmEngine: Engine<"wasm"> = {
       const p = trace.program ? programFromJson(trace.program) : generate(repro.seed ?? 0, cfg);
       const spec: RunSpec = trace.spec ?? runSpec(opts.strategy ?? "token", opts.scheduleSeed ?? p.seed, 0, p.threads.length);
       const config = trace.config ?? { tier: opts.tier ?? "default", opt: opts.opt ?? null };
-      const f: ProgramFinding | null = await h.checkSpec(p, { optimizer: { path: opts.optimizer ?? null, cmd: opts.optimizerCmd ?? null } }, config, spec);
+      const f: ProgramFinding | null = await h.checkSpec(p, { optimizer: { path: opts.optimizer ?? null, cmd: opts.optimizerCmd ?? null }, fault: opts.fault ?? null }, config, spec);
       if (!f) return { kind: "ok" };
       return toFinding({ program: p, finding: f, decisions: null, tries: 0 }, p, cfg, spec.strategy);
     } catch (e) {

@@ -144,7 +144,10 @@ export function emitWat(p: Program): string {
     `  (import "ff" "spawn" (func $spawn (param i32)))`,
     `  (global $li (mut i32) (i32.const 0))`,
   ];
-  for (let g = 0; g < p.sharedGlobals; g++) parts.push(`  (global $sg${g} (shared (mut i32)) (i32.const ${g}))`);
+  // Shared-everything threads, in the form Binaryen 123 parses and validates: a shared
+  // struct type and globals holding shared references (shared numeric globals do not parse yet).
+  if (p.sharedGlobals) parts.push(`  (type $ffs (shared (struct (field (mut i32)))))`);
+  for (let g = 0; g < p.sharedGlobals; g++) parts.push(`  (global $sg${g} (mut (ref null $ffs)) (ref.null $ffs))`);
   parts.push(`  (func $mix (param i32 i32) (result i32) (i32.mul (i32.rotl (i32.xor (local.get 0) (local.get 1)) (i32.const 5)) (i32.const -1640531535)))`);
   parts.push(
     `  (func $log (param $base i32) (param $site i32) (param $v i64) (local $a i32)`,
@@ -154,7 +157,8 @@ export function emitWat(p: Program): string {
   );
   p.helpers.forEach((h, i) => parts.push(`  (func $h${i} (param i32 i32) (result i32) ${expr(h.e, (j) => String(j))})`));
   for (let t = 0; t < p.threads.length; t++) parts.push(threadFunc(p, t));
-  if (p.sharedGlobals) parts.push(`  (func (export "sg_touch") (result i32) (global.set $sg0 (i32.add (global.get $sg0) (i32.const 1))) (global.get $sg0))`);
+  if (p.sharedGlobals)
+    parts.push(`  (func (export "sg_touch") (result i32) (global.set $sg0 (struct.new $ffs (i32.const 7))) (struct.get $ffs 0 (ref.as_non_null (global.get $sg0))))`);
   parts.push(`)`);
   return parts.join("\n");
 }

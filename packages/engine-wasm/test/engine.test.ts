@@ -1,0 +1,62 @@
+// The Engine interface: self-test, a budgeted job, bad targets, minimization and reproduction.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { EngineResult, parseJob, type JobFor } from "@fuzzfarm/protocol";
+import { generate, Harness, minimizeFinding, parseGenConfig, programToJson, wasmEngine } from "../src/index";
+
+const ctx = () => ({ signal: new AbortController().signal, workDir: "/tmp", onProgress: () => {} });
+const job = (path: string, options: Record<string, unknown> = {}, runs = 60) =>
+  parseJob({ jobId: "j1", campaignId: "c1", engine: "wasm", target: { name: "t", path }, budget: { runs, seconds: 60 }, options }) as JobFor<"wasm">;
+
+test("selfTest passes", async () => {
+  await wasmEngine.selfTest();
+});
+
+test("a generator job returns a schema-valid result with features and corpus", async () => {
+  const r = await wasmEngine.run(job("small", { runsPerProgram: 6, strategy: "race" }), ctx());
+  const v = EngineResult.parse(r);
+  assert.equal(v.error, undefined);
+  assert.ok(v.execs >= 60);
+  assert.ok(v.features.some((f) => f.startsWith("rf:")) && v.features.some((f) => f.startsWith("gen:")) && v.features.some((f) => f.startsWith("outcome:")));
+  assert.ok(v.corpus.length > 0);
+  assert.deepEqual(v.corpus[0]!.strategy.generator !== undefined, true);
+});
+
+test("a litmus job reports outcomes as features", async () => {
+  const path = new URL("../../../examples/wasm/sb.wat", import.meta.url).pathname;
+  const r = EngineResult.parse(await wasmEngine.run(job(path, { runsPerProgram: 10 }, 50), ctx()));
+  assert.equal(r.findings.length, 0);
+  assert.equal(r.features.filter((f) => f.startsWith("outcome:")).length, 3);
+});
+
+test("bad targets and options come back as `error`, not exceptions", async () => {
+  assert.equal((await wasmEngine.run(job("nope-preset"), ctx())).error?.kind, "target-not-found");
+  assert.equal((await wasmEngine.run(job("/tmp/missing.wasm"), ctx())).error?.kind, "target-not-found");
+  assert.equal((await wasmEngine.run(job("small", { strategy: "zzz" }), ctx())).error?.kind, "bad-job");
+  assert.equal((await wasmEngine.run(job("small", { generator: { threads: 100 } }), ctx())).error?.kind, "bad-job");
+});
+
+test("minimization shrinks a failing program that still fails the same oracle; the reproducer replays", async () => {
+  const h = new Harness();
+  try {
+    const cfg = parseGenConfig({});
+    const p = generate(1001, cfg);
+    const opts = { runs: 4, tiers: false, optLevels: [] as [], fault: { kind: "narrow" as const, where: "all" as const } };
+    const r = await h.check(p, opts);
+    const f = r.findings.find((x) => x.oracle === "schedule")!;
+    assert.ok(f);
+    const m = await minimizeFinding(h, p, f, opts, { deadline: performance.now() + 60_000 });
+    const size = (q: typeof p) => JSON.stringify(programToJson(q)).length;
+    assert.ok(size(m.program) < size(p) / 2, `${size(m.program)} vs ${size(p)}`);
+    const again = await h.check(m.program, opts);
+    assert.ok(again.findings.some((x) => x.oracle === "schedule"));
+    const { toFinding } = await import("../src/internal/findings");
+    const finding = toFinding(m, p, cfg, "token", { fault: opts.fault });
+    const out = await wasmEngine.reproduce({ path: "default" }, finding.reproducer, ctx());
+    assert.equal(out.kind === "oracle" && out.oracle, "schedule");
+    const clean = await wasmEngine.reproduce({ path: "default" }, { ...finding.reproducer, options: { ...finding.reproducer.options, fault: null } }, ctx());
+    assert.equal(clean.kind, "ok");
+  } finally {
+    await h.close();
+  }
+});
