@@ -189,3 +189,21 @@ test("jobs longer than the lock keep it alive: every job runs exactly once", asy
     await farm.close();
   }
 });
+
+test("a worker proves its engines at start-up and advertises those that passed", async () => {
+  const farm = await testFarm({ FUZZFARM_SKIP_SELFTEST: "0", FUZZFARM_ENGINES: "input" });
+  const w = spawnWorker(farm.env);
+  try {
+    let engines: string[] = [];
+    await waitUntil(async () => {
+      const beats = await readHeartbeats(farm.queues.connection, farm.prefix);
+      engines = beats[0]?.engines ?? [];
+      return beats.length === 1;
+    }, 60_000, "the worker's first heartbeat");
+    assert.deepEqual(engines, ["input"]);
+    assert.ok(w.log.some((l) => /ready: engines input/.test(l)), w.log.join("\n"));
+  } finally {
+    await killAndWait(w);
+    await farm.close();
+  }
+});
