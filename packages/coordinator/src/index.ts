@@ -3,3 +3,4 @@ export { startCoordinator, type Coordinator, type CoordinatorOptions, type NewCa
 export { PLANNERS, type CampaignPlanConfig } from "./planners/index";
 export { nudgeNumbers } from "./planners/nudge";
 export { enqueueReplay, enqueueMinimize, DEFAULT_MAINTENANCE, type MaintenanceOptions } from "./maintenance";
+export { classifyFindings } from "./classify";
