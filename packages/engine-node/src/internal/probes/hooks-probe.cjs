@@ -30,6 +30,6 @@ server.listen(0, '127.0.0.1', () => {
   c.on('close', () => {
     server.close();
     const child = spawn(process.execPath, ['-e', '0']);
-    child.on('close', (code) => { if (code !== 0) throw new Error('child failed'); });
+    child.on('close', (code) => { if (code !== 0) throw new Error('child failed'); done(); });
   });
 });

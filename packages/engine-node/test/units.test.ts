@@ -1,0 +1,48 @@
+// Pure parts: argument parsing, race pairs, fingerprints, explanations, failure signatures.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { parseCliArgs } from "../src/internal/cli-args";
+import { racePairs, fingerprint, type TraceEvent } from "../src/internal/trace";
+import { explainHolds } from "../src/internal/explain";
+import { normalizeMessage } from "../src/internal/outcome";
+
+const ev = (seq: number, kind: string, site: string, reg: number, arr: number, del: number, extra: Partial<TraceEvent> = {}): TraceEvent => ({
+  seq, id: `${kind}@${site}#1.0`, kind, site, api: "", async: 0, trigger: 0, held: false, delay: -1, reg, arr, del, t: 0, ...extra,
+});
+
+test("options end at the script; the rest are the program's arguments", () => {
+  const o = parseCliArgs(["--seed", "7", "--strategy", "pct", "--depth", "2", "--max-delay=20", "app.js", "--seed", "x"]);
+  assert.equal(o.seed, 7);
+  assert.equal(o.strategy, "pct");
+  assert.deepEqual(o.params, { depth: 2, maxDelayMs: 20 });
+  assert.equal(o.script, "app.js");
+  assert.deepEqual(o.args, ["--seed", "x"]);
+  assert.equal(parseCliArgs(["--", "--weird.js"]).script, "--weird.js");
+  assert.throws(() => parseCliArgs(["--strategy", "chaos", "a.js"]), /unknown strategy/);
+  assert.throws(() => parseCliArgs(["--bogus", "a.js"]), /unknown option/);
+  assert.throws(() => parseCliArgs(["--seed", "abc", "a.js"]), /needs a number/);
+});
+
+test("race pairs: sites pending together, in the order they ran", () => {
+  // a registered at 0, delivered at 5; b registered at 1, delivered at 3; c registered after a ran
+  const events = [ev(0, "fs", "x.js:1:1", 1, 2, 3), ev(1, "timeout", "x.js:2:1", 0, 4, 5), ev(2, "fs", "x.js:3:1", 6, 7, 8)];
+  const pairs = racePairs({ events });
+  assert.deepEqual(pairs.sort(), ["fs@x.js:1|timeout@x.js:2"]);
+  assert.equal(fingerprint({ events }), fingerprint({ events: events.map((e) => ({ ...e, arr: e.arr + 100 })) }));
+  assert.notEqual(fingerprint({ events }), fingerprint({ events: [events[1]!, events[0]!, events[2]!] }));
+});
+
+test("an explanation names what a held callback was delayed past", () => {
+  const read = ev(1, "fs", "lib/cache.js:42:3", 0, 1, 5, { api: "fs.readFile", held: true, id: "fs@lib/cache.js:42:3#1.0" });
+  const timer = ev(0, "timeout", "lib/cache.js:57:1", 0, 3, 4, { id: "timeout@lib/cache.js:57:1#1.0" });
+  const lines = explainHolds([timer, read], new Set([read.id]));
+  assert.deepEqual(lines, ["fs.readFile callback (lib/cache.js:42) delayed past the timer set at lib/cache.js:57"]);
+});
+
+test("failure signatures ignore temp paths, quoted values and numbers", () => {
+  assert.equal(
+    normalizeMessage("Error: EEXIST: file already exists, mkdir '/tmp/race-mkdir-AbC123/cache'"),
+    normalizeMessage("Error: EEXIST: file already exists, mkdir '/tmp/race-mkdir-Zz9/cache'"),
+  );
+  assert.equal(normalizeMessage("lost update: hits=1, expected 2"), normalizeMessage("lost update: hits=0, expected 2"));
+});
