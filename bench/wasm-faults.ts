@@ -2,7 +2,7 @@
 // a buggy compiler would break them, and each oracle's detection rate is
 // reported over the programs where the fault applies (it changed the module,
 // and, for rmw-plain, two racing read-modify-writes exist by happens-before).
-//   node --import tsx bench/wasm-faults.ts [--programs 40] [--runs 20] [--strategy mix]
+//   node --import tsx bench/wasm-faults.ts [--programs 40] [--runs 20] [--strategy mix] [--only FAULT:WHERE]
 import { generate, Harness, parseGenConfig, type FaultKind, type FaultSpec } from "../packages/engine-wasm/src/index";
 import { hasRacingRmw } from "../packages/engine-wasm/src/internal/gen/hb";
 import { loadLitmus, runLitmus } from "../packages/engine-wasm/src/index";
@@ -25,14 +25,15 @@ const rows: { fault: FaultKind; where: FaultSpec["where"]; oracle: string }[] = 
 ];
 console.log(`fault detection: ${programs} generated programs per row, ${runs} schedules each (strategy ${strategy})`);
 console.log("fault".padEnd(13) + "injected in".padEnd(13) + "oracle".padEnd(11) + "applies".padStart(8) + "detected".padStart(10) + "rate".padStart(8) + "   other oracles that fired");
-for (const row of rows) {
+const only = arg("--only", "");
+for (const row of rows.filter((r) => !only || `${r.fault}:${r.where}` === only)) {
   let applies = 0, hit = 0;
   const other: Record<string, number> = {};
   for (let s = 0; s < programs; s++) {
     const p = generate(2000 + s, cfg);
     if (row.fault === "rmw-plain" && !hasRacingRmw(p)) continue;
     const r = await h.check(p, {
-      runs: row.where === "all" ? runs : 2, strategy, stopAtFirst: false, fault: { kind: row.fault, where: row.where },
+      runs, crossRuns: runs, strategy, stopAtFirst: false, fault: { kind: row.fault, where: row.where },
       tiers: row.where === "liftoff", optLevels: row.where === "optimized" ? ["O2"] : [], history: true,
     });
     if (!r.faultApplies) continue;
