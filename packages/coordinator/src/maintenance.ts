@@ -76,8 +76,9 @@ export async function applyMaintenanceResult(db: Db, queues: FarmQueues, r: JobR
   const error = r.error ? `${r.error.kind}: ${r.error.message}` : undefined;
   if (r.kind === "replay") {
     const hits = error ? 0 : await countHits(db, r, bucketId, rootDir);
-    const a = await applyReplay(db, { jobId: r.jobId, workerId: r.workerId, bucketId, runs: r.execs, hits, busyMs: r.busyMs, error });
-    if (!a.duplicate && hits > 0) await enqueueMinimize(db, queues, bucketId, m);
+    // The minimize job exists before the replay is marked done, so "no open maintenance job" means both ended.
+    if (hits > 0) await enqueueMinimize(db, queues, bucketId, m);
+    await applyReplay(db, { jobId: r.jobId, workerId: r.workerId, bucketId, runs: r.execs, hits, busyMs: r.busyMs, error });
     return `bucket ${bucketId} reproduced ${hits}/${r.execs}`;
   }
   await applyMinimized(db, { jobId: r.jobId, workerId: r.workerId, bucketId, execs: r.execs, busyMs: r.busyMs, error, minimized: r.minimized });
