@@ -3,6 +3,7 @@
 // and exit 0 (no crash), 1 (new buckets) or 2 (usage / infrastructure error).
 import { startCoordinator, type ResultApplied } from "@fuzzfarm/coordinator";
 import type { Config } from "@fuzzfarm/config";
+import type { Db } from "@fuzzfarm/db";
 import { openFarm, REPO_ROOT } from "../context";
 import { startLocalWorkers } from "../local-workers";
 import { campaignSummary, progressLine } from "./summary";
@@ -20,6 +21,15 @@ export interface FuzzFlags {
   stopOnCrash?: boolean;
   /** How long to wait after the campaign for replay / minimize jobs of its new buckets. */
   maintenanceWait?: string;
+}
+
+/** True while a new bucket of the campaign has not been replayed yet, or a replay / minimize job is open. */
+async function maintenancePending(db: Db, campaignId: string): Promise<boolean> {
+  if ((await db.prisma.job.count({ where: { campaignId, status: "queued", kind: { not: "fuzz" } } })) > 0) return true;
+  const s = await campaignSummary(db, campaignId);
+  const fresh = s.buckets.filter((b) => b.isNew).map((b) => `replay-${b.id}`);
+  if (!fresh.length) return false;
+  return (await db.prisma.job.count({ where: { id: { in: fresh }, status: { not: "queued" } } })) < fresh.length;
 }
 
 export function parseOptions(pairs: string[] = []): Record<string, unknown> {
@@ -86,8 +96,7 @@ export async function fuzzCommand(targetArg: string, f: FuzzFlags, config: Confi
     await coordinator.waitForCampaign(camp.id);
     // New buckets get replayed (reproduction rate) and minimized by maintenance jobs: give them time to land.
     const until = Date.now() + parseDuration(f.maintenanceWait ?? "90s") * 1000;
-    while (Date.now() < until && (await farm.db.prisma.job.count({ where: { campaignId: camp.id, status: "queued", kind: { not: "fuzz" } } })) > 0)
-      await new Promise((r) => setTimeout(r, 250));
+    while (Date.now() < until && (await maintenancePending(farm.db, camp.id))) await new Promise((r) => setTimeout(r, 250));
   } finally {
     clearInterval(progress);
     process.off("SIGINT", onSignal);
