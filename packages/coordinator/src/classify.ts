@@ -15,7 +15,7 @@ export async function classifyFindings(db: Db, r: JobResult, targetId: string, r
     const candidates = candidatesByKind.get(kind)!;
     const choice = chooseBucket(
       state,
-      candidates.map((b) => ({ id: b.id, signature: b.signature, kind: b.kind, frames: b.frames as never, normalizedMessage: normalizeMessage(b.message, { rootDir }) })),
+      candidates.map((b) => ({ id: b.id, signature: b.signature, kind: b.kind, frames: b.frames as never, normalizedMessage: b.normalizedMessage ?? normalizeMessage(b.message, { rootDir }) })),
     );
     const joined = choice.bucketId ? candidates.find((b) => b.id === choice.bucketId) : undefined;
     const hits = typeof f.detail.hits === "number" && f.detail.hits > 0 ? Math.floor(f.detail.hits) : 1;
@@ -25,7 +25,7 @@ export async function classifyFindings(db: Db, r: JobResult, targetId: string, r
       signature: joined?.signature ?? state.signature,
       title: joined?.title ?? state.title,
       frames: state.frames,
-      triage: { rule: choice.rule, score: choice.score, alternatives: choice.alternatives, ownSignature: state.signature },
+      triage: { rule: choice.rule, score: choice.score, alternatives: choice.alternatives, ownSignature: state.signature, normalizedMessage: state.normalizedMessage },
       hits,
     });
   }

@@ -104,6 +104,9 @@ export async function startCoordinator(opts: CoordinatorOptions): Promise<Coordi
   let stopped = false;
 
   // ---- results -------------------------------------------------------------
+  // A blocking consumer needs its own connection; BullMQ does not close connections it was given.
+  const consumerConnection = connect(opts.redisUrl);
+  consumerConnection.on("error", () => {});
   const consumer = new QueueWorker(
     RESULTS_QUEUE,
     async (job: QueueJob<unknown>) => {
@@ -149,7 +152,7 @@ export async function startCoordinator(opts: CoordinatorOptions): Promise<Coordi
       emitter.emit("result", applied);
       return { duplicate: summary.duplicate };
     },
-    { connection: connect(opts.redisUrl) as ConnectionOptions, prefix: queues.prefix, concurrency: 1 },
+    { connection: consumerConnection as ConnectionOptions, prefix: queues.prefix, concurrency: 1 },
   );
   consumer.on("error", (e) => log(`results consumer: ${oneLine(e)}`));
 
@@ -270,6 +273,7 @@ export async function startCoordinator(opts: CoordinatorOptions): Promise<Coordi
     clearInterval(timer);
     await running.catch(() => {});
     await consumer.close();
+    consumerConnection.disconnect();
   };
   return emitter;
 }

@@ -59,7 +59,8 @@ async function countHits(db: Db, r: JobResult, bucketId: string, rootDir: string
     signature: b.signature,
     kind: b.kind,
     frames: b.frames as never,
-    normalizedMessage: normalizeMessage(b.reports[0]?.message ?? "", { rootDir }),
+    normalizedMessage:
+      (b.reports[0]?.triage as { normalizedMessage?: string } | null)?.normalizedMessage ?? normalizeMessage(b.reports[0]?.message ?? "", { rootDir }),
   };
   const ownSignature = (b.reports[0]?.triage as { ownSignature?: string } | null)?.ownSignature;
   let hits = 0;

@@ -199,11 +199,16 @@ async function noteFlood(tx: Tx, bucketId: string, campaignId: string, site: str
 export async function bucketCandidates(db: Db, targetId: string, kind: string, limit = 500) {
   const rows = await db.prisma.crashBucket.findMany({
     where: { targetId, kind, mergedIntoId: null },
-    select: { id: true, signature: true, kind: true, frames: true, title: true, reports: { select: { message: true }, orderBy: { createdAt: "asc" }, take: 1 } },
+    select: { id: true, signature: true, kind: true, frames: true, title: true, reports: { select: { message: true, triage: true }, orderBy: { createdAt: "asc" }, take: 1 } },
     orderBy: { lastSeen: "desc" },
     take: limit,
   });
-  return rows.map(({ reports, ...b }) => ({ ...b, message: reports[0]?.message ?? "" }));
+  // The first report's normalized message as triage computed it (same function as for the new crash).
+  return rows.map(({ reports, ...b }) => ({
+    ...b,
+    message: reports[0]?.message ?? "",
+    normalizedMessage: (reports[0]?.triage as { normalizedMessage?: string } | null)?.normalizedMessage,
+  }));
 }
 
 export async function getBucket(db: Db, id: string) {

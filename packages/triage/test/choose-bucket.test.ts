@@ -51,7 +51,7 @@ test("exact: the same signature (other line numbers, other message) joins the bu
   assert.deepEqual(r.alternatives.map((x) => x.id), ["b1"]);
 });
 
-test("similar: same frames with another error class; a truncated stack; 2 of 3 frames with the same message", () => {
+test("similar: same frames with another error class; a truncated stack; the same throw site from another caller", () => {
   const base = state("uncaught", "TypeError: bad header line 12", ["parseHeader", "parseAll", "main"]);
   const cls = state("uncaught", "RangeError: bad header line 40", ["parseHeader", "parseAll", "main"]);
   assert.notEqual(cls.signature, base.signature);
@@ -64,11 +64,21 @@ test("similar: same frames with another error class; a truncated stack; 2 of 3 f
   r = chooseBucket(truncated, [bucket("B", base)]);
   assert.equal(r.rule, "similar");
 
+  const otherCaller = state("uncaught", "TypeError: bad header line 9", ["parseHeader", "parseTrailer", "main"]);
+  const cmp = compareStates(otherCaller, base);
+  assert.equal(cmp.commonFrames, 2);
+  assert.equal(cmp.messageScore, 1);
+  assert.equal(chooseBucket(otherCaller, [bucket("B", base)]).rule, "similar");
+});
+
+test("new: the same message thrown from another function is another bug", () => {
+  const base = state("uncaught", "TypeError: bad header line 12", ["parseHeader", "parseAll", "main"]);
   const otherTop = state("uncaught", "TypeError: bad header line 9", ["splitHeader", "parseAll", "main"]);
   const cmp = compareStates(otherTop, base);
   assert.equal(cmp.commonFrames, 2);
   assert.equal(cmp.messageScore, 1);
-  assert.equal(chooseBucket(otherTop, [bucket("B", base)]).rule, "similar");
+  assert.equal(cmp.similar, false);
+  assert.equal(chooseBucket(otherTop, [bucket("B", base)]).rule, "new");
 });
 
 test("new: 2 of 3 frames with a different message; one common frame; different kinds never merge", () => {

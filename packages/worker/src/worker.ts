@@ -195,10 +195,15 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
   }
 
   const lockDuration = opts.lockMs ?? 30_000;
+  // One blocking connection per consumer; BullMQ does not close connections it was given.
+  const connections: ReturnType<typeof connect>[] = [];
   for (const name of engines.keys()) {
     for (const kind of ["fuzz", "maintenance"] as const) {
+      const connection = connect(opts.redisUrl);
+      connection.on("error", () => {});
+      connections.push(connection);
       const w = new QueueWorker(jobQueueName(name, kind), process_, {
-        connection: connect(opts.redisUrl) as ConnectionOptions,
+        connection: connection as ConnectionOptions,
         prefix,
         concurrency: slots,
         lockDuration,
@@ -218,6 +223,7 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
       shutdown.abort();
       clearInterval(timer);
       await Promise.all(consumers.map((c) => c.close()));
+      connections.forEach((c) => c.disconnect());
       await removeHeartbeat(redis, prefix, id).catch(() => {});
       await queues.close();
     },

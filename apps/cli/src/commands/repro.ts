@@ -32,7 +32,7 @@ export async function reproCommand(id: string, f: { runs?: number; json?: boolea
     for (let i = 0; i < runs; i++) {
       const o = await engines[0].reproduce({ path: bucket.target.path }, repro, { signal: new AbortController().signal, workDir });
       outcomes.push(o);
-      if (sameBug(o, bucket, report.message)) hits++;
+      if (sameBug(o, bucket, (report.triage as { normalizedMessage?: string } | null)?.normalizedMessage ?? normalizeMessage(report.message, { rootDir: REPO_ROOT }))) hits++;
     }
   } finally {
     await rm(workDir, { recursive: true, force: true });
@@ -47,9 +47,9 @@ export async function reproCommand(id: string, f: { runs?: number; json?: boolea
   return hits > 0 ? 0 : 1;
 }
 
-function sameBug(o: Outcome, b: { id: string; kind: string; signature: string; frames: unknown }, firstMessage: string): boolean {
+function sameBug(o: Outcome, b: { id: string; kind: string; signature: string; frames: unknown }, normalizedMessage: string): boolean {
   if (o.kind === "ok" || findingKind(o) !== b.kind) return false;
   const state = crashState(o, { rootDir: REPO_ROOT });
   if (state.signature === b.signature) return true;
-  return chooseBucket(state, [{ id: b.id, signature: b.signature, kind: b.kind, frames: b.frames as never, normalizedMessage: normalizeMessage(firstMessage, { rootDir: REPO_ROOT }) }]).bucketId === b.id;
+  return chooseBucket(state, [{ id: b.id, signature: b.signature, kind: b.kind, frames: b.frames as never, normalizedMessage }]).bucketId === b.id;
 }

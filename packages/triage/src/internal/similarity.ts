@@ -29,7 +29,7 @@ export interface Comparison {
   messageScore: number;
   /** FRAME_WEIGHT * frameScore + MESSAGE_WEIGHT * messageScore (0 for different kinds). */
   score: number;
-  /** Same kind, enough common frames, score >= SIMILARITY_THRESHOLD. */
+  /** Same kind, same top frame, enough common frames, score >= SIMILARITY_THRESHOLD. */
   similar: boolean;
 }
 
@@ -92,7 +92,11 @@ export function compareStates(a: Comparable, b: Comparable): Comparison {
   const frameScore = round(commonFrames / shorter);
   const score = round(FRAME_WEIGHT * frameScore + MESSAGE_WEIGHT * messageScore);
   const enoughFrames = commonFrames >= Math.min(SAME_FRAMES_THRESHOLD, shorter);
-  return { commonFrames, frameScore, messageScore, score, similar: enoughFrames && score >= SIMILARITY_THRESHOLD };
+  // The crashing frame must be the same: the same message thrown from two
+  // functions is two bugs (two throw sites), however much of the caller chain
+  // they share; the same throw site reached from other callers is one.
+  const sameTop = ka[0] === kb[0];
+  return { commonFrames, frameScore, messageScore, score, similar: sameTop && enoughFrames && score >= SIMILARITY_THRESHOLD };
 }
 
 /** The similarity score of two states, 0..1 (0 for different kinds). */
