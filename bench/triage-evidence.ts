@@ -221,7 +221,8 @@ export async function collectEvidence(db: Db, opts: EvidenceOptions = {}): Promi
       // async bugs fire in one batch the engine can name an input of the other one. Such an input is no evidence of
       // the report's bug: it must fail again with the report's kind and message (both depend on the input: the
       // message holds its length or bytes), or the report counts as unattributed.
-      if (truth !== null && detail?.attribution === "replayed" && plan.engine === "input") {
+      // "last-input" (credited without a replay once a key was attributed 3 times) is checked the same way.
+      if (truth !== null && detail?.async === true && plan.engine === "input") {
         reproduced++;
         const o = await inputEngine.reproduce({ path: plan.targetPath }, repro, { signal: new AbortController().signal, workDir: cacheDir });
         if (o.kind === "ok" || findingKind(o) !== rep.kind || o.message !== rep.message) truth = null;

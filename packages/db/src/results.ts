@@ -127,7 +127,9 @@ export async function applyResult(db: Db, r: JobResult, opts: ApplyOptions): Pro
         map.merge(r.coverage as never);
         coverageMap = map.toJSON();
       }
-      const coverageTotal = Math.max(camp?.coverageTotal ?? 0, r.featureTotal);
+      // featureTotal sizes the coverage space; results with only novelty keys (race pairs, outcomes) leave it alone.
+      const hasCoverage = r.features.some((k) => !isNoveltyKey(k));
+      const coverageTotal = hasCoverage ? Math.max(camp?.coverageTotal ?? 0, r.featureTotal) : (camp?.coverageTotal ?? 0);
       const updated = await tx.campaign.update({
         where: { id: r.campaignId },
         data: {

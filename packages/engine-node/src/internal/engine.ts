@@ -8,8 +8,9 @@ import { resolve } from "node:path";
 import { randomInt } from "node:crypto";
 import {
   FuzzFarmError, type Engine, type EngineResultInput, type Finding, type JobFor, type Outcome, type Reproducer,
-  type CorpusCandidate, type EngineRunContext,
+  type CorpusCandidate, type EngineRunContext, type Minimized,
 } from "@fuzzfarm/protocol";
+import { minimizeSchedule } from "./minimize";
 import { execute, type Execution } from "./execute";
 import { failureSignature } from "./outcome";
 import { WarmPool, warmCapable } from "./warm";
@@ -153,5 +154,26 @@ async function reproduce(target: { path: string }, repro: Reproducer, ctx: Engin
   return (await replayOnce(script, o.args ?? [], repro, o.timeoutMs ?? 10_000, ctx.signal)).outcome;
 }
 
+/**
+ * Farm minimize jobs: delta debugging over the held callbacks of the recorded
+ * schedule (minimizeSchedule). The reduced reproducer replays the same trace
+ * with only the minimal hold set forced; the explanation says which callback
+ * was delayed past which.
+ */
+async function minimize(target: { path: string }, repro: Reproducer, _stillFails: (o: Outcome) => boolean, ctx: EngineRunContext): Promise<Minimized> {
+  const trace = repro.trace as (ReplaySpec & Record<string, unknown>) | undefined;
+  if (!trace || !Array.isArray(trace.events)) throw new FuzzFarmError("FF_ERR_BAD_JOB", "this reproducer has no recorded schedule to minimize");
+  const o = repro.options as { args?: string[]; timeoutMs?: number };
+  const m = await minimizeSchedule({ script: resolve(target.path), args: o.args ?? [], trace: trace as never, timeoutMs: o.timeoutMs ?? 10_000, signal: ctx.signal });
+  if (!m.reproduced) throw new FuzzFarmError("FF_ERR_BAD_JOB", "the recorded schedule no longer fails: nothing to minimize");
+  return {
+    reproducer: { ...repro, trace: { ...trace, holdSet: m.held } },
+    explanation: m.text,
+    originalSize: m.originalHeld.length,
+    size: m.held.length,
+    tries: m.runs,
+  };
+}
+
 /** The Node event fuzzer as a farm engine. */
-export const nodeEngine: Engine<"node"> = { name: "node", selfTest, run, reproduce };
+export const nodeEngine: Engine<"node"> = { name: "node", selfTest, run, reproduce, minimize };

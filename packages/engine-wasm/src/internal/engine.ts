@@ -12,8 +12,10 @@ import { createHash } from "node:crypto";
 import { FuzzFarmError, isFuzzFarmError, type Engine, type EngineResultInput, type EngineRunContext, type Finding, type JobFor, type Outcome, type Reproducer } from "@fuzzfarm/protocol";
 import { GEN_PRESETS, parseGenConfig, type GenConfig } from "./gen/config";
 import { generate } from "./gen/generate";
-import { programFromJson } from "./gen/shape";
-import { Harness, type CheckOptions, type ProgramFinding } from "./harness";
+import { programFromJson, programToJson } from "./gen/shape";
+import { emitWat } from "./gen/emit";
+import { minimizeProgram } from "./minimize";
+import { Harness, expectedOf, type CheckOptions, type ProgramFinding } from "./harness";
 import { minimizeFinding, toFinding } from "./findings";
 import { loadLitmus, runLitmus } from "./litmus/litmus";
 import { checkOptimizer, type OptimizerSource } from "./optimize";
@@ -81,6 +83,7 @@ async function runGenerator(t: Extract<WasmTarget, { kind: "generator" }>, job: 
       const salt = fromCorpus ? subSeed(seed, hashStr(job.jobId)) : seed;
       const opts: Partial<CheckOptions> = {
         strategy: o.strategy, runs: o.runsPerProgram, optimizer, optLevels: [optLevels[i % optLevels.length]!], tiers: true,
+        ...(o.fault ? { fault: o.fault } : {}),
       };
       const report = await h.check({ ...p, seed: salt }, opts);
       acc.execs += report.execs;
@@ -102,7 +105,7 @@ async function runGenerator(t: Extract<WasmTarget, { kind: "generator" }>, job: 
         seen.add(key);
         const budget = { deadline: Math.min(performance.now() + 20_000, deadline + 10_000) };
         const m = await minimizeFinding(h, { ...p, seed: salt }, f, opts, budget);
-        acc.findings.push(toFinding(m, p, t.config, o.strategy, { runsPerProgram: o.runsPerProgram, scheduleSeed: salt }));
+        acc.findings.push(toFinding(m, p, t.config, o.strategy, { runsPerProgram: o.runsPerProgram, scheduleSeed: salt, ...(o.fault ? { fault: o.fault } : {}) }));
         y.findings++;
       }
       ctx.onProgress?.({ execs: acc.execs, features: acc.features.size });
@@ -236,5 +239,30 @@ export const wasmEngine: Engine<"wasm"> = {
     } finally {
       await h.close();
     }
+  },
+
+  /**
+   * Farm minimize jobs: the program tree is reduced again (minimizeProgram), each candidate judged by a
+   * real run through `reproduce` with the same recorded schedule, kept while `stillFails` (same bucket).
+   * Findings are already minimized with a short budget when made; this pass has the job's budget.
+   */
+  async minimize(target: { path: string }, repro: Reproducer, stillFails: (o: Outcome) => boolean, ctx: EngineRunContext) {
+    const trace = repro.trace as Record<string, unknown> | undefined;
+    if (!trace?.program) throw new FuzzFarmError("FF_ERR_BAD_JOB", "only generated programs are minimized (a litmus module is the user's own)");
+    const withProgram = (q: ReturnType<typeof programFromJson>): Reproducer => ({
+      ...repro,
+      trace: { ...trace, program: programToJson(q), wat: emitWat(q), expected: expectedOf(q) },
+    });
+    const original = programFromJson(trace.program as never);
+    const { program, tries } = await minimizeProgram(original, async (q) => !ctx.signal.aborted && stillFails(await wasmEngine.reproduce(target, withProgram(q), ctx)));
+    const lines = (q: typeof program) => emitWat(q).split("\n").length;
+    const [before, after] = [lines(original), lines(program)];
+    return {
+      reproducer: withProgram(program),
+      explanation: `program reduced from ${before} to ${after} lines of .wat in ${tries} runs; it still fails the same oracle under the recorded schedule`,
+      originalSize: before,
+      size: after,
+      tries,
+    };
   },
 };

@@ -67,8 +67,10 @@ export function toFinding(m: Minimized, original: Program, cfg: GenConfig, strat
   };
   const detail = {
     oracle: f.oracle,
-    shape: programShape(original),
-    minimizedShape: programShape(m.program),
+    // Buckets key oracle findings on `shape`: the minimized program's, so a replay of the reproducer
+    // (which holds the minimized program) lands in the same bucket as the finding.
+    shape: programShape(m.program),
+    originalShape: programShape(original),
     threads: m.program.threads.length,
     config: f.config,
     hangKind: f.hangKind,

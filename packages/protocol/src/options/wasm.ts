@@ -14,5 +14,14 @@ export const WasmOptions = z.object({
   optimizer: z.string().nullable().default(null),
   /** A shell command `wasm-opt ...` used as the optimizer under test. */
   optimizerCmd: z.string().nullable().default(null),
+  /**
+   * Break the module under test the way a buggy compiler would (`rmw-plain`, `drop-notify`, `narrow`,
+   * `reorder`), in every configuration (`all`), only the Liftoff tier or only the optimized module: proves
+   * the oracles see bugs, in the farm as on the CLI. Default null (no fault).
+   */
+  fault: z
+    .object({ kind: z.enum(["rmw-plain", "drop-notify", "narrow", "reorder"]), where: z.enum(["all", "liftoff", "optimized"]).default("all") })
+    .nullable()
+    .default(null),
 });
 export type WasmOptions = z.infer<typeof WasmOptions>;
