@@ -2,7 +2,7 @@
 // Runs every test file of the monorepo in one `node --test` invocation, so
 // the run ends with node's standard TAP summary (# pass N / # fail N).
 //   node scripts/test.mjs                      all tests
-//   node scripts/test.mjs packages/engine-node only tests under these folders
+//   node scripts/test.mjs packages/engine-node only tests under these folders (or these files)
 // Test files: **/test/**/*.test.ts and **/test/**/*.test.mjs under apps/ and packages/.
 import { spawnSync } from "node:child_process";
 import { readdirSync, statSync, existsSync } from "node:fs";
@@ -16,6 +16,7 @@ const searchRoots = (roots.length ? roots : ["packages", "apps"]).map((r) => joi
 
 function walk(dir, out) {
   if (!existsSync(dir)) return out;
+  if (statSync(dir).isFile()) return /\.test\.(ts|mjs)$/.test(dir) ? [...out, dir] : out;
   for (const name of readdirSync(dir)) {
     if (name === "node_modules" || name === "fixtures" || name.startsWith(".")) continue;
     const p = join(dir, name);

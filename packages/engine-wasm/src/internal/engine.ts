@@ -231,7 +231,7 @@ export const wasmEngine: Engine<"wasm"> = {
       const p = trace.program ? programFromJson(trace.program) : generate(repro.seed ?? 0, cfg);
       const spec: RunSpec = trace.spec ?? runSpec(opts.strategy ?? "token", opts.scheduleSeed ?? p.seed, 0, p.threads.length);
       const config = trace.config ?? { tier: opts.tier ?? "default", opt: opts.opt ?? null };
-      const f: ProgramFinding | null = await h.checkSpec(p, { optimizer: { path: opts.optimizer ?? null, cmd: opts.optimizerCmd ?? null }, fault: opts.fault ?? null }, config, spec);
+      const f: ProgramFinding | null = await h.checkSpec(p, { optimizer: { path: opts.optimizer ?? null, cmd: opts.optimizerCmd ?? null }, fault: opts.fault ?? null, preferOracle: trace.oracle ?? null }, config, spec);
       if (!f) return { kind: "ok" };
       return toFinding({ program: p, finding: f, decisions: null, tries: 0 }, p, cfg, spec.strategy);
     } catch (e) {

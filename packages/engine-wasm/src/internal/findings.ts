@@ -63,6 +63,7 @@ export function toFinding(m: Minimized, original: Program, cfg: GenConfig, strat
       spec: m.decisions ? replaySpec(f.spec!, m.decisions) : f.spec,
       decisions: m.decisions ?? f.decisions,
       config: f.config,
+      oracle: f.oracle,
     },
   };
   const detail = {

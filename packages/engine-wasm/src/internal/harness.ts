@@ -40,6 +40,11 @@ export interface CheckOptions {
   optimizer: OptimizerSource;
   /** Run the history oracle on every baseline run. Default true. */
   history: boolean;
+  /**
+   * checkSpec only: the oracle a replayed finding was filed under. A "history" finding is checked for a
+   * history violation even when the result is wrong too, so its replay lands in the same bucket. Default null.
+   */
+  preferOracle?: string | null;
   /** Per-run watchdog, ms. Default 3000. */
   timeoutMs: number;
   /** Runs per alternative configuration (tier, optimizer). Default 2. */
@@ -283,7 +288,7 @@ export class Harness {
     this.judge(res, spec, 0, { tier: "default", opt: null }, expected, report, (f) => found.push(f));
     const f = found[0];
     if (f && f.oracle === "schedule" && (cfg.tier !== "default" || cfg.opt)) return { ...f, oracle: cfg.opt ? "optimizer" : "tier", config: cfg };
-    if (!f && o.history && res.logs && res.outcome) {
+    if ((!f || o.preferOracle === "history") && o.history && res.logs && res.outcome) {
       const h = checkHistory(p, siteTable(p), res.logs, res.outcome.split(";").slice(2).map((x) => BigInt(x)));
       if (!h.ok) return { oracle: "history", message: `history: ${h.violations[0]!.reason}`.slice(0, 300), explanation: h.violations.map((v) => v.reason).join("\n"), config: cfg, spec, runIndex: 0, decisions: res.decisions, outcome: res.outcome };
     }
