@@ -44,7 +44,9 @@ test("a dropped notify is a lost wake-up (hang finding) and the pool recovers", 
   const hang = r.findings.find((f) => f.oracle === "hang");
   assert.ok(hang, "no hang finding");
   assert.match(hang!.hangKind!, /lost-wakeup|deadlock/);
-  const ok = await h.check(generate(5, cfg), { runs: 4, tiers: false, optLevels: [] });
+  // Token schedules are deterministic; seed 5 under barrier/delay can hit the real Liftoff wait32 bug
+  // (examples/wasm/liftoff-wait32-clobber.mjs), which is a finding, not a flake to tolerate here.
+  const ok = await h.check(generate(5, cfg), { runs: 4, strategy: "token", tiers: false, optLevels: [] });
   assert.deepEqual(ok.findings, []);
 });
 
