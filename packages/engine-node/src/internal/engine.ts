@@ -11,6 +11,8 @@ import {
   type CorpusCandidate, type EngineRunContext, type Minimized,
 } from "@fuzzfarm/protocol";
 import { minimizeSchedule } from "./minimize";
+import { FUZZ_DRIVER } from "./paths";
+import { exportsFuzz, InputSource, writeInput } from "./fuzz-input";
 import { execute, type Execution } from "./execute";
 import { failureSignature } from "./outcome";
 import { WarmPool, warmCapable } from "./warm";
@@ -32,6 +34,21 @@ function seedStrategies(job: JobFor<"node">): SeedStrategy[] {
   return out;
 }
 
+/**
+ * The command line of one run: the script itself, or for a `fuzz(data)` target the driver with the input
+ * written to a file in `dir`.
+ */
+function commandFor(script: string, args: string[], input: Uint8Array | undefined, dir: string, name: string): { script: string; args: string[] } {
+  if (input === undefined) return { script, args };
+  return { script: FUZZ_DRIVER, args: [script, writeInput(dir, name, input)] };
+}
+
+/** A finding of a fuzz-target run carries its input; its args are the program's, not the driver's. */
+function withInput<T extends Outcome>(f: T, input: Uint8Array | undefined, args: string[]): T {
+  if (input === undefined || f.kind === "ok") return f;
+  return { ...f, reproducer: { ...f.reproducer, input: Buffer.from(input).toString("base64"), options: { ...f.reproducer.options, args } } };
+}
+
 /** Replay a recorded schedule once in a fresh process. */
 async function replayOnce(script: string, args: string[], repro: { trace?: unknown; seed?: number; options: Record<string, unknown> }, timeoutMs: number, signal?: AbortSignal): Promise<Execution> {
   const trace = repro.trace as (ReplaySpec & { strategy?: { name: string } }) | undefined;
@@ -49,7 +66,10 @@ async function run(job: JobFor<"node">, ctx: EngineRunContext): Promise<EngineRe
   const { knobs, strategyParams } = splitParams(job.options.params);
   const args = job.options.args;
   const timeoutMs = job.options.timeoutMs;
-  const pool = knobs.warm && warmCapable(script) ? new WarmPool(knobs.jobs) : null;
+  // A `fuzz(data)` target: every run also gets a mutated input (input fuzzing under the perturbed loop).
+  const inputs = exportsFuzz(script) ? new InputSource(job) : null;
+  const inputOf = new WeakMap<RunSpec, Uint8Array>();
+  const pool = knobs.warm && !inputs && warmCapable(script) ? new WarmPool(knobs.jobs) : null;
   const seeds = seedStrategies(job);
   const seen = new Set<string>();
   const corpus: CorpusCandidate[] = [];
@@ -65,7 +85,10 @@ async function run(job: JobFor<"node">, ctx: EngineRunContext): Promise<EngineRe
 
   try {
     // baseline: no perturbation; a program that cannot even load is a bad target
-    const base = await execute({ script, args, strategy: "none", params: {}, seed: 0, timeoutMs, cwd: undefined, signal: ctx.signal });
+    const first = inputs ? new Uint8Array(0) : undefined;
+    const baseSpec: RunSpec = { ...commandFor(script, args, first, ctx.workDir, "base"), strategy: "none", params: {}, seed: 0, timeoutMs, cwd: undefined, signal: ctx.signal };
+    if (first) inputOf.set(baseSpec, first);
+    const base = await execute(baseSpec);
     const lf = base.outcome.kind === "crash" ? loadFailure(base.result.stderr, base.trace?.events.length ?? 0) : null;
     if (lf) return { execs: 1, busyMs: performance.now() - t0, error: { kind: "target-invalid", message: lf } };
     if (!base.trace) throw new FuzzFarmError("FF_ERR_ENGINE_SELFTEST", `the interceptor wrote no trace for ${script}: ${base.result.stderr.split("\n")[0] ?? ""}`);
@@ -82,7 +105,10 @@ async function run(job: JobFor<"node">, ctx: EngineRunContext): Promise<EngineRe
         strategy = s.strategy; params = { ...s.params }; seed = s.seed + 7919 * (i + 1);
       }
       if (params.events === undefined && observedEvents > 0) params.events = observedEvents;
-      return { script, args, strategy, params, seed, timeoutMs, coverage: knobs.coverage, signal: ctx.signal };
+      const input = inputs?.next();
+      const spec: RunSpec = { ...commandFor(script, args, input, ctx.workDir, String(i)), strategy, params, seed, timeoutMs, coverage: knobs.coverage, signal: ctx.signal };
+      if (input) inputOf.set(spec, input);
+      return spec;
     };
     const lane = async () => {
       while (more()) {
@@ -103,11 +129,13 @@ async function run(job: JobFor<"node">, ctx: EngineRunContext): Promise<EngineRe
     if (ex.coverage) cov.add(ex.coverage);
     const fresh = ex.features.filter((f) => !seen.has(f));
     for (const f of fresh) seen.add(f);
-    if (fresh.length > 0 && ex.spec.strategy !== "none") {
+    const input = inputOf.get(ex.spec);
+    if (fresh.length > 0 && (ex.spec.strategy !== "none" || input)) {
       y.newFeatures += fresh.length;
-      const strategy = { strategy: ex.spec.strategy, params: ex.spec.params, seed: ex.spec.seed };
+      const strategy = { strategy: ex.spec.strategy, params: ex.spec.params, seed: ex.spec.seed, ...(input ? { input: Buffer.from(input).toString("base64") } : {}) };
+      if (input) inputs?.add(input);
       corpus.push({
-        data: Buffer.from(JSON.stringify({ ...strategy, fingerprint: ex.fingerprint })).toString("base64"),
+        data: input ? Buffer.from(input).toString("base64") : Buffer.from(JSON.stringify({ ...strategy, fingerprint: ex.fingerprint })).toString("base64"),
         strategy, features: fresh.slice(0, 100_000), execTimeUs: Math.round(ex.result.durationMs * 1000),
       });
     }
@@ -116,7 +144,7 @@ async function run(job: JobFor<"node">, ctx: EngineRunContext): Promise<EngineRe
       if (!signatures.has(sig)) {
         signatures.add(sig);
         y.findings++;
-        findings.push(await confirm(ex.outcome));
+        findings.push(await confirm(withInput(ex.outcome, input, args)));
       }
     }
     ctx.onProgress?.({ execs, features: seen.size });
@@ -126,7 +154,9 @@ async function run(job: JobFor<"node">, ctx: EngineRunContext): Promise<EngineRe
     const sig = failureSignature(f);
     let k = 0;
     for (let i = 0; i < knobs.confirmRuns && !ctx.signal.aborted; i++) {
-      const r = await replayOnce(script, args, f.reproducer, timeoutMs, ctx.signal);
+      const input = f.reproducer.input !== undefined ? new Uint8Array(Buffer.from(f.reproducer.input, "base64")) : undefined;
+      const cmd = commandFor(script, args, input, ctx.workDir, `confirm-${i}`);
+      const r = await replayOnce(cmd.script, cmd.args, f.reproducer, timeoutMs, ctx.signal);
       if (failureSignature(r.outcome) === sig) k++;
     }
     return { ...f, detail: { ...f.detail, reproduced: `${k}/${knobs.confirmRuns}`, confirmed: k > 0 } };
@@ -146,12 +176,14 @@ async function reproduce(target: { path: string }, repro: Reproducer, ctx: Engin
   const bad = checkTarget(script);
   if (bad) throw new FuzzFarmError(bad.kind === "target-not-found" ? "FF_ERR_TARGET_NOT_FOUND" : "FF_ERR_TARGET_INVALID", bad.message);
   const o = repro.options as { args?: string[]; timeoutMs?: number; strategy?: string; params?: Record<string, number> };
+  const input = repro.input !== undefined ? new Uint8Array(Buffer.from(repro.input, "base64")) : undefined;
+  const cmd = commandFor(script, o.args ?? [], input, ctx.workDir, `repro-${randomInt(1e9)}`);
   if (!repro.trace) {
     // no recorded schedule: the seed alone (explores again, rarely the same order)
-    const ex = await execute({ script, args: o.args ?? [], strategy: o.strategy ?? "mix", params: o.params ?? {}, seed: repro.seed ?? randomInt(2 ** 31 - 1), timeoutMs: o.timeoutMs ?? 10_000, signal: ctx.signal });
-    return ex.outcome;
+    const ex = await execute({ ...cmd, strategy: o.strategy ?? "mix", params: o.params ?? {}, seed: repro.seed ?? randomInt(2 ** 31 - 1), timeoutMs: o.timeoutMs ?? 10_000, signal: ctx.signal });
+    return withInput(ex.outcome, input, o.args ?? []);
   }
-  return (await replayOnce(script, o.args ?? [], repro, o.timeoutMs ?? 10_000, ctx.signal)).outcome;
+  return withInput((await replayOnce(cmd.script, cmd.args, repro, o.timeoutMs ?? 10_000, ctx.signal)).outcome, input, o.args ?? []);
 }
 
 /**
@@ -164,7 +196,9 @@ async function minimize(target: { path: string }, repro: Reproducer, _stillFails
   const trace = repro.trace as (ReplaySpec & Record<string, unknown>) | undefined;
   if (!trace || !Array.isArray(trace.events)) throw new FuzzFarmError("FF_ERR_BAD_JOB", "this reproducer has no recorded schedule to minimize");
   const o = repro.options as { args?: string[]; timeoutMs?: number };
-  const m = await minimizeSchedule({ script: resolve(target.path), args: o.args ?? [], trace: trace as never, timeoutMs: o.timeoutMs ?? 10_000, signal: ctx.signal });
+  const input = repro.input !== undefined ? new Uint8Array(Buffer.from(repro.input, "base64")) : undefined;
+  const cmd = commandFor(resolve(target.path), o.args ?? [], input, ctx.workDir, "minimize");
+  const m = await minimizeSchedule({ script: cmd.script, args: cmd.args, trace: trace as never, timeoutMs: o.timeoutMs ?? 10_000, signal: ctx.signal });
   if (!m.reproduced) throw new FuzzFarmError("FF_ERR_BAD_JOB", "the recorded schedule no longer fails: nothing to minimize");
   return {
     reproducer: { ...repro, trace: { ...trace, holdSet: m.held } },

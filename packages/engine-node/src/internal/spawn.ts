@@ -58,7 +58,7 @@ export function runSpawned(spec: RunSpec): Promise<RunResult> {
   const env: NodeJS.ProcessEnv = { ...process.env, FUZZFARM_NODE: cfgFile, UV_THREADPOOL_SIZE: "1" };
   delete env.NODE_OPTIONS;
   const t0 = performance.now();
-  const child = spawn(process.execPath, [...execArgvFor(spec.script), "-r", PRELOAD, spec.script, ...spec.args], {
+  const child = spawn(process.execPath, [...execArgvFor(spec.script, spec.args), "-r", PRELOAD, spec.script, ...spec.args], {
     cwd: spec.cwd, env, stdio: spec.stdio === "inherit" ? ["inherit", "inherit", "pipe"] : ["ignore", "pipe", "pipe"],
   });
   let stdout = "", stderr = "", pendingLine = "";
