@@ -6,7 +6,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseJob } from "@fuzzfarm/protocol";
+import { parseJob, Reproducer } from "@fuzzfarm/protocol";
 import { nodeEngine } from "@fuzzfarm/engine-node";
 
 const EX = fileURLToPath(new URL("../../../examples/node-fuzz/", import.meta.url));
@@ -30,7 +30,7 @@ test("input and schedule fuzzed together find the lost update, and its reproduce
   assert.ok((r.corpus ?? []).some((c) => typeof (c.strategy as { input?: string }).input === "string"), "inputs that brought coverage join the corpus");
   let hits = 0;
   for (let i = 0; i < 5; i++) {
-    const o = await nodeEngine.reproduce({ path: join(EX, "counter-store.mjs") }, f!.reproducer, ctx);
+    const o = await nodeEngine.reproduce({ path: join(EX, "counter-store.mjs") }, Reproducer.parse(f!.reproducer), ctx);
     if (o.kind !== "ok" && o.message.includes("lost update")) hits++;
   }
   assert.ok(hits >= 4, `replayed ${hits}/5`);
