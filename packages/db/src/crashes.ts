@@ -9,6 +9,7 @@
 // and splits hold it exclusively (see internal/triage-sql.ts). A campaign
 // that opens too many buckets too fast is throttled (see flood.ts).
 import type { Db } from "./client";
+import { pgSafe } from "./internal/pg-safe";
 import { claimBucketSlot, countThrottled, crashSite, floodSignature, floodWindowStart, FLOOD_DEFAULTS, type FloodOptions } from "./flood";
 import { lockTargetShared, newBucketId, routeFor, routingKeys } from "./internal/triage-sql";
 
@@ -52,6 +53,7 @@ export interface RecordedCrash {
  * Given the root client it runs in its own transaction; given a transaction client it joins it.
  */
 export async function recordCrash(tx: Tx, c: CrashInput): Promise<RecordedCrash> {
+  c = pgSafe(c);
   const root = tx as Partial<Pick<Db["prisma"], "$transaction">>;
   if (typeof root.$transaction === "function") {
     return (root as Db["prisma"]).$transaction((t) => recordCrashIn(t, c), { timeout: 30_000, maxWait: 30_000 });

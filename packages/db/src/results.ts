@@ -9,6 +9,7 @@ import { createHash } from "node:crypto";
 import libCoverage from "istanbul-lib-coverage";
 import type { Finding, JobResult } from "@fuzzfarm/protocol";
 import type { Db } from "./client";
+import { pgSafe } from "./internal/pg-safe";
 import { recordCrash } from "./crashes";
 
 /** Feature-key prefixes that count as schedule / program novelty rather than code coverage. */
@@ -45,7 +46,9 @@ export interface ApplySummary {
 const INSERT_FEATURES = `INSERT INTO "Feature" ("campaignId", key, "jobId") SELECT $1, k, $2 FROM unnest($3::text[]) AS k
   ON CONFLICT DO NOTHING RETURNING key`;
 
-export async function applyResult(db: Db, r: JobResult, opts: ApplyOptions): Promise<ApplySummary> {
+export async function applyResult(db: Db, result: JobResult, opts: ApplyOptions): Promise<ApplySummary> {
+  // Feature keys, strategies, messages may carry NUL from fuzzed inputs: PostgreSQL text cannot.
+  const r = pgSafe(result);
   return db.prisma.$transaction(
     async (tx) => {
       const done = await tx.job.updateMany({

@@ -4,6 +4,7 @@
 // decision. Merges and splits hold the target's advisory lock exclusively, so
 // no report is recorded half-way through one (see internal/triage-sql.ts).
 import { FuzzFarmError } from "@fuzzfarm/protocol";
+import { pgSafe } from "./internal/pg-safe";
 import type { Db } from "./client";
 import { lockTargetExclusive, newBucketId, routingKeys, writeRoutes, type RawTx } from "./internal/triage-sql";
 
@@ -257,7 +258,7 @@ export async function setBucketStatus(db: Db, a: StatusArgs): Promise<{ from: st
 
 /** Add a note: the bucket shows the latest one, the events keep them all. */
 export async function addBucketNote(db: Db, a: { bucketId: string; note: string; actor: string }): Promise<void> {
-  const note = a.note.trim();
+  const note = pgSafe(a.note.trim());
   if (!note) throw new FuzzFarmError("FF_ERR_VALIDATION", "a note cannot be empty");
   if (note.length > MAX_NOTE_LENGTH) throw new FuzzFarmError("FF_ERR_VALIDATION", `a note is at most ${MAX_NOTE_LENGTH} characters`);
   await db.prisma.$transaction(async (tx) => {

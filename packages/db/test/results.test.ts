@@ -73,3 +73,19 @@ test("20 concurrent reporters of the same new crash make one bucket with the exa
   assert.equal(buckets[0]!.count, 20);
   assert.equal(await db.prisma.crashReport.count({ where: { bucketId: buckets[0]!.id } }), 20);
 });
+
+test("crash text with NUL bytes (from fuzzed inputs) is stored, not rejected by PostgreSQL", async () => {
+  const { t, c } = await setup();
+  await insertJobs(db, [{ id: `${c.id}-nul`, campaignId: c.id, kind: "fuzz", payload: {} }]);
+  const nul: Finding = { ...finding, message: "Error: bad \u0000 byte", stack: "Error: bad \u0000 byte\n    at fuzz (/x/t.js:3:9)" };
+  const result = parseResult({
+    jobId: `${c.id}-nul`, campaignId: c.id, workerId: "w1", engine: "input", startedAt: new Date().toISOString(), finishedAt: new Date().toISOString(),
+    execs: 1, busyMs: 1, features: ["s:t.js:\u00000"], corpus: [{ data: "AA==", features: ["s:t.js:\u00000"], strategy: { note: "\u0000" } }], findings: [nul],
+  });
+  const classified = [{ finding: nul, kind: "uncaught", signature: "uncaught|\u0000", title: "bad \u0000", frames: [{ fn: "\u0000" }], triage: { m: "\u0000" }, hits: 1 }];
+  const s = await applyResult(db, result, { targetId: t.id, classified });
+  assert.equal(s.newBuckets.length, 1);
+  const rep = await db.prisma.crashReport.findFirstOrThrow({ where: { bucketId: s.newBuckets[0] } });
+  assert.equal(rep.message, "Error: bad \uFFFD byte");
+  assert.equal(rep.input?.length, 4, "input bytes kept as they are");
+});
