@@ -11,6 +11,9 @@ export function pgSafe<T>(v: T): T {
   if (typeof v === "string") return (v.includes("\u0000") ? v.replace(NUL, "\uFFFD") : v) as T;
   if (v === null || typeof v !== "object" || v instanceof Uint8Array || v instanceof Date) return v;
   if (Array.isArray(v)) return v.map(pgSafe) as T;
+  // Class instances that serialize themselves (istanbul's FileCoverage) are stored as their JSON.
+  const toJSON = (v as { toJSON?: () => unknown }).toJSON;
+  if (typeof toJSON === "function") return pgSafe(toJSON.call(v)) as T;
   const out: Record<string, unknown> = {};
   for (const [k, x] of Object.entries(v)) out[pgSafe(k)] = pgSafe(x);
   return out as T;
