@@ -3,17 +3,11 @@
 // present even before the coordinator's next sync).
 import { listWorkers } from "@fuzzfarm/db";
 import { readHeartbeats } from "@fuzzfarm/queue";
+import type { Heartbeat } from "@fuzzfarm/protocol";
 import type { WebContext } from "../../plugins/services";
 
-export interface FleetWorker {
-  id: string;
-  host: string;
-  pid: number;
-  version: string;
-  engines: string[];
-  currentJobId: string | null;
-  execsPerSec: number;
-  jobsDone: number;
+/** A worker's last heartbeat (fields as published) plus when it was seen and whether it is still live. */
+export interface FleetWorker extends Omit<Heartbeat, "at"> {
   lastHeartbeat: Date;
   /** A heartbeat is in Redis (younger than a minute). */
   live: boolean;
