@@ -56,14 +56,14 @@ export function happensBefore(p: Program): (a: { t: number; i: number }, b: { t:
   return (a, b) => reach(key(a.t, a.i)).has(key(b.t, b.i));
 }
 
-/** Do two operations on one cell, at least one a read-modify-write, run unordered by happens-before? */
+/** Do two read-modify-writes of one cell run unordered by happens-before? (Only then can a non-atomic RMW lose an update: an RMW racing with an atomic load cannot.) */
 export function hasRacingRmw(p: Program): boolean {
   const ops = opsOf(p);
   const hb = happensBefore(p);
   for (let x = 0; x < ops.length; x++)
     for (let y = x + 1; y < ops.length; y++) {
       const a = ops[x]!, b = ops[y]!;
-      if (a.t === b.t || a.cell !== b.cell || !(a.rmw || b.rmw) || !(a.write || b.write)) continue;
+      if (a.t === b.t || a.cell !== b.cell || !(a.rmw && b.rmw)) continue;
       if (!hb(a, b) && !hb(b, a)) return true;
     }
   return false;
