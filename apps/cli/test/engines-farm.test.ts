@@ -26,10 +26,10 @@ test("node engine campaign: a race in examples/node-races is found, replayed fro
   }
 });
 
-test("wasm engine campaign with an injected non-atomic RMW: the schedule oracle flags it, replays reproduce it, the program is minimized", async () => {
+test("wasm engine campaign (token schedules) with an injected non-atomic RMW: an oracle flags it, replays reproduce it exactly, the program is minimized", async () => {
   const farm = await testFarm();
   try {
-    const r = await runCli(["fuzz", "small", "--engine", "wasm", "--time", "40s", "--workers", "2", "--stop-on-crash", "-o", 'fault={"kind":"rmw-plain"}', "--json"], farm.env, 240_000);
+    const r = await runCli(["fuzz", "small", "--engine", "wasm", "--time", "40s", "--workers", "2", "--stop-on-crash", "-o", 'fault={"kind":"rmw-plain"}', "-o", "strategy=token", "--json"], farm.env, 240_000);
     assert.equal(r.code, 1, r.stderr.slice(-2000));
     const s = JSON.parse(r.stdout);
     assert.equal(s.engine, "wasm");
