@@ -5,11 +5,9 @@
 // cheap: the farm keeps more of them in flight than processes); ratios are against plain node measured in
 // the same run, and the warm mode's failures are counted to show it finds
 // the same bugs. Usage: node --import tsx bench/node-execs.ts [--runs 60] [--lanes 2]
-import { spawn } from "node:child_process";
-import { readdirSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { join } from "node:path";
 import { execute, WarmPool } from "@fuzzfarm/engine-node";
+import { mapLimit, plainFails, raceExamples, RACES_DIR } from "./lib/node-races";
 
 const argv = process.argv.slice(2);
 const opt = (name: string, def: string) => { const i = argv.indexOf(`--${name}`); return i >= 0 ? argv[i + 1]! : def; };
@@ -17,18 +15,9 @@ const RUNS = Number(opt("runs", "60"));
 const LANES = Number(opt("lanes", "2"));
 /** Warm workers are cheap: the farm runs more of them in flight than processes (default 4x lanes). */
 const WARM_LANES = Number(opt("warm-lanes", String(LANES * 4)));
-const dir = fileURLToPath(new URL("../examples/node-races/", import.meta.url));
-const examples = readdirSync(dir).filter((f) => /\.m?js$/.test(f) && !f.includes(".fixed.")).sort();
+const dir = RACES_DIR;
+const examples = raceExamples();
 
-async function mapLimit<T, R>(xs: T[], n: number, fn: (x: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(xs.length); let i = 0;
-  await Promise.all(Array.from({ length: n }, async () => { while (i < xs.length) { const k = i++; out[k] = await fn(xs[k]!); } }));
-  return out;
-}
-const plain = (script: string) => new Promise<boolean>((resolve) => {
-  const c = spawn(process.execPath, [script], { stdio: "ignore" });
-  c.on("close", (code) => resolve(code !== 0));
-});
 async function rate(fn: (seed: number) => Promise<boolean>, lanes = LANES): Promise<{ perSec: number; fails: number }> {
   const t0 = performance.now();
   const r = await mapLimit(Array.from({ length: RUNS }, (_, i) => i + 1), lanes, fn);
@@ -42,7 +31,7 @@ console.log(["example".padEnd(28), "node".padEnd(12), "fuzz spawn".padEnd(14), `
 let sumNode = 0, sumWarm = 0, sumSpawn = 0, sumWarmSame = 0;
 for (const f of examples) {
   const script = join(dir, f);
-  const n = await rate(() => plain(script));
+  const n = await rate(() => plainFails(script));
   const s = await rate(async (seed) => (await execute({ script, args: [], strategy: "mix", params: {}, seed, timeoutMs: 10_000 })).outcome.kind !== "ok");
   const warmRun = async (seed: number) => (await execute({ script, args: [], strategy: "mix", params: {}, seed, timeoutMs: 10_000 }, pool)).outcome.kind !== "ok";
   const w1 = await rate(warmRun, LANES);

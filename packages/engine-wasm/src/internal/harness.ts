@@ -222,15 +222,11 @@ export class Harness {
         const cfg = { tier, opt: null };
         const r = await this.execute(tier, mod.bytes, meta, cross, { timeoutMs: o.timeoutMs, wantLogs: false });
         if ("crash" in r || "hang" in r) { add(this.processFailure(r, cfg, cross[0]!, 0)); continue; }
-        r.results.forEach((res, j) => {
-          report.execs++;
-          if (res.error) return this.judge(res, cross[j]!, j, cfg, expected, report, add);
-          report.outcomes[res.outcome!] = (report.outcomes[res.outcome!] ?? 0) + 1;
-          if (res.outcome !== expected && baseOutcomes[j] === expected)
-            add({ oracle: "tier", message: `tier ${tier} disagrees with the default engine: got ${res.outcome}, expected ${expected}`,
-              explanation: `schedule ${cross[j]!.strategy}#${j} (seed ${cross[j]!.seed}) gives ${expected} in the default engine and ${res.outcome} with ${TIER_FLAGS[tier]!.join(" ")}`,
-              config: cfg, spec: cross[j]!, runIndex: j, decisions: res.decisions, outcome: res.outcome });
-        });
+        this.judgeCross(r.results, cross, cfg, expected, baseOutcomes, report, add, (got, spec, j) => ({
+          oracle: "tier",
+          message: `tier ${tier} disagrees with the default engine: got ${got}, expected ${expected}`,
+          explanation: `schedule ${spec.strategy}#${j} (seed ${spec.seed}) gives ${expected} in the default engine and ${got} with ${TIER_FLAGS[tier]!.join(" ")}`,
+        }));
       }
     }
 
@@ -249,15 +245,11 @@ export class Harness {
       noteFault(mod.faultApplies);
       const r = await this.execute("default", mod.bytes, meta, cross, { timeoutMs: o.timeoutMs, wantLogs: false });
       if ("crash" in r || "hang" in r) { add(this.processFailure(r, cfg, cross[0]!, 0)); continue; }
-      r.results.forEach((res, j) => {
-        report.execs++;
-        if (res.error) return this.judge(res, cross[j]!, j, cfg, expected, report, add);
-        report.outcomes[res.outcome!] = (report.outcomes[res.outcome!] ?? 0) + 1;
-        if (res.outcome !== expected && baseOutcomes[j] === expected)
-          add({ oracle: "optimizer", message: `binaryen -${level} changes the result: got ${res.outcome}, expected ${expected}`,
-            explanation: `unoptimized module gives ${expected}; after -${level} (threads enabled) it gives ${res.outcome} under schedule ${cross[j]!.strategy} seed ${cross[j]!.seed}`,
-            config: cfg, spec: cross[j]!, runIndex: j, decisions: res.decisions, outcome: res.outcome });
-      });
+      this.judgeCross(r.results, cross, cfg, expected, baseOutcomes, report, add, (got, spec) => ({
+        oracle: "optimizer",
+        message: `binaryen -${level} changes the result: got ${got}, expected ${expected}`,
+        explanation: `unoptimized module gives ${expected}; after -${level} (threads enabled) it gives ${got} under schedule ${spec.strategy} seed ${spec.seed}`,
+      }));
     }
 
     for (const oc of Object.keys(report.outcomes)) features.add(`outcome:${shape}:${oc === expected ? "expected" : "other:" + oc.slice(0, 80)}`);
@@ -293,6 +285,24 @@ export class Harness {
       if (!h.ok) return { oracle: "history", message: `history: ${h.violations[0]!.reason}`.slice(0, 300), explanation: h.violations.map((v) => v.reason).join("\n"), config: cfg, spec, runIndex: 0, decisions: res.decisions, outcome: res.outcome };
     }
     return f ? { ...f, config: cfg } : null;
+  }
+
+  /**
+   * Runs of another configuration (tier, optimizer) under the baseline's schedules: a schedule whose
+   * baseline gave the expected result must give it here too; `disagree` words the finding.
+   */
+  private judgeCross(
+    results: RunResult[], cross: RunSpec[], cfg: { tier: string; opt: OptLevel | null }, expected: string, baseOutcomes: (string | null)[],
+    report: ProgramReport, add: (f: ProgramFinding) => void,
+    disagree: (got: string, spec: RunSpec, j: number) => { oracle: OracleKind; message: string; explanation: string },
+  ): void {
+    results.forEach((res, j) => {
+      report.execs++;
+      if (res.error) return this.judge(res, cross[j]!, j, cfg, expected, report, add);
+      report.outcomes[res.outcome!] = (report.outcomes[res.outcome!] ?? 0) + 1;
+      if (res.outcome !== expected && baseOutcomes[j] === expected)
+        add({ ...disagree(res.outcome!, cross[j]!, j), config: cfg, spec: cross[j]!, runIndex: j, decisions: res.decisions, outcome: res.outcome });
+    });
   }
 
   private judge(res: RunResult, spec: RunSpec, i: number, cfg: { tier: string; opt: OptLevel | null }, expected: string, report: ProgramReport, add: (f: ProgramFinding) => void): void {
