@@ -1,7 +1,8 @@
 // Fault-detection table: each fault is injected into generated programs the way
 // a buggy compiler would break them, and each oracle's detection rate is
 // reported over the programs where the fault applies (it changed the module,
-// and, for rmw-plain, two racing read-modify-writes exist by happens-before).
+// and, for rmw-plain, two read-modify-writes of one cell race by happens-before
+// while the cell can still change: see hasRacingRmw).
 //   node --import tsx bench/wasm-faults.ts [--programs 40] [--runs 20] [--strategy mix] [--only FAULT:WHERE]
 import { generate, Harness, parseGenConfig, type FaultKind, type FaultSpec } from "../packages/engine-wasm/src/index";
 import { hasRacingRmw } from "../packages/engine-wasm/src/internal/gen/hb";

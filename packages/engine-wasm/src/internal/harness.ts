@@ -8,8 +8,9 @@
 // Module pipeline per configuration: encode -> [optimize] -> [inject fault] -> [instrument] -> run.
 import { emitWat } from "./gen/emit";
 import { evaluate, resultKey } from "./gen/evaluate";
-import type { Program } from "./gen/ir";
-import { cellAddr, MAX_LOG, PAGE, R_DET, R_LOG, R_LOGN, R_RSUM, regionAddr } from "./gen/layout";
+import type { Program, Stmt } from "./gen/ir";
+import { cellAddr, lockAddr, MAX_LOG, PAGE, R_DET, R_LOG, R_LOGN, R_RSUM, regionAddr } from "./gen/layout";
+import { racingCells } from "./gen/hb";
 import { genFeatures, programShape } from "./gen/shape";
 import { checkHistory, siteTable } from "./oracles/history";
 import { optimize, OptimizerFailure, type OptimizerSource, type OptLevel } from "./optimize";
@@ -95,11 +96,31 @@ export interface ProgramReport {
   faultApplies: boolean | null;
 }
 
+/**
+ * Focus groups for race runs: the cells two threads access unordered by happens-before
+ * (the generator knows them; elsewhere no schedule changes anything), a locked cell
+ * together with its lock word (a broken lock shows only when two critical sections
+ * overlap). Programs without such cells get every cell and lock word.
+ */
+function focusGroups(p: Program): number[][] {
+  const lockOf = new Map<number, number>();
+  const visit = (s: Stmt): void => {
+    if (s.k === "locked") lockOf.set(s.cell, s.lock);
+    else if (s.k === "if") [...s.t, ...s.f].forEach(visit);
+    else if (s.k === "loop") s.body.forEach(visit);
+  };
+  p.threads.forEach((t) => t.body.forEach(visit));
+  const racing = racingCells(p);
+  if (!racing.length) return [...p.cells.map((_, i) => [cellAddr(i)]), ...[...Array(p.locks).keys()].map((l) => [lockAddr(l)])];
+  return racing.map((c) => (lockOf.has(c) ? [lockAddr(lockOf.get(c)!), cellAddr(c)] : [cellAddr(c)]));
+}
+
 export function metaFor(p: Program): ModuleMeta {
   return {
     kind: "gen",
     threads: p.threads.length,
     memory: { initial: 1, maximum: 1 },
+    shared: focusGroups(p),
     readout: {
       regions: p.threads.map((t) => regionAddr(t.id)),
       det: R_DET, rsum: R_RSUM, logn: R_LOGN, log: R_LOG, maxLog: MAX_LOG,

@@ -56,15 +56,39 @@ export function happensBefore(p: Program): (a: { t: number; i: number }, b: { t:
   return (a, b) => reach(key(a.t, a.i)).has(key(b.t, b.i));
 }
 
-/** Do two read-modify-writes of one cell run unordered by happens-before? (Only then can a non-atomic RMW lose an update: an RMW racing with an atomic load cannot.) */
+/**
+ * Can a non-atomic read-modify-write change what a run observes? Only where two
+ * read-modify-writes of one cell run unordered by happens-before (an RMW racing
+ * with an atomic load cannot lose an update), and, for the xchg and cas classes,
+ * only while the cell still holds its initial 0: their first operation sets the
+ * one value every later one writes (or compares against), so a lost update of
+ * two operations that both come after some operation on the cell is invisible.
+ */
 export function hasRacingRmw(p: Program): boolean {
   const ops = opsOf(p);
   const hb = happensBefore(p);
+  const settled = (a: OpAt): boolean => {
+    const cls = p.cells[a.cell]!.cls;
+    return (cls === "xchg" || cls === "cas") && ops.some((o) => o.cell === a.cell && o.rmw && hb(o, a));
+  };
   for (let x = 0; x < ops.length; x++)
     for (let y = x + 1; y < ops.length; y++) {
       const a = ops[x]!, b = ops[y]!;
       if (a.t === b.t || a.cell !== b.cell || !(a.rmw && b.rmw)) continue;
-      if (!hb(a, b) && !hb(b, a)) return true;
+      if (!hb(a, b) && !hb(b, a) && !settled(a) && !settled(b)) return true;
     }
   return false;
+}
+
+/** Cells two threads access unordered by happens-before, one of them writing: where schedules matter. */
+export function racingCells(p: Program): number[] {
+  const ops = opsOf(p);
+  const hb = happensBefore(p);
+  const out = new Set<number>();
+  for (let x = 0; x < ops.length; x++)
+    for (let y = x + 1; y < ops.length; y++) {
+      const a = ops[x]!, b = ops[y]!;
+      if (a.t !== b.t && a.cell === b.cell && (a.write || b.write) && !out.has(a.cell) && !hb(a, b) && !hb(b, a)) out.add(a.cell);
+    }
+  return [...out].sort((a, b) => a - b);
 }

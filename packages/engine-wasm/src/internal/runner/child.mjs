@@ -179,8 +179,9 @@ function resetRun(/** @type {any} */ spec) {
   for (let i = 0; i < 64; i++) if (i !== C.IDLE_COUNT) ctl[i] = 0;
   for (let t = 0; t < meta.threads; t++) {
     const b = C.TB(t);
-    for (const k of [C.T_STATE, C.T_ADDR, C.T_EXP, C.T_PRIO, C.T_STUCK, C.T_SITE, C.T_YIELDS, C.T_PKIND, C.T_HELD]) ctl[b + k] = 0;
+    for (const k of [C.T_STATE, C.T_ADDR, C.T_EXP, C.T_PRIO, C.T_STUCK, C.T_SITE, C.T_YIELDS, C.T_PKIND, C.T_HELD, C.T_LKIND]) ctl[b + k] = 0;
     ctl[b + C.T_PADDR] = -1;
+    ctl[b + C.T_LADDR] = -1;
     ctl[b + C.T_PRIO] = spec.priorities?.[t] ?? 0;
   }
   ctl.fill(0, C.ADDR_TABLE, C.ADDR_TABLE + 2 * C.ADDR_SLOTS);
@@ -201,6 +202,11 @@ function resetRun(/** @type {any} */ spec) {
   ctl[C.MAX_SLEEP_US] = spec.maxSleepUs ?? 0;
   ctl[C.START_DELAY_US] = spec.startDelayUs ?? 0;
   ctl[C.FREE_SEED] = spec.seed | 0;
+  // Focused race runs take the focus groups in turn; one slot in every n+1 stays unfocused.
+  const shared = meta.shared ?? [];
+  const slot = spec.focus === undefined || !shared.length ? shared.length : spec.focus % (shared.length + 1);
+  ctl[C.FOCUS] = shared[slot]?.[0] ?? -1;
+  ctl[C.FOCUS2] = shared[slot]?.[1] ?? -1;
   ctl[C.BARRIER] = spec.barrier ? 1 : 0;
   ctl[C.WAKE_MS] = spec.wakeMs ?? 20;
   ctl[C.LOST_MS] = spec.lostMs ?? 250;

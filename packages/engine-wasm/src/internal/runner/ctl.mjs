@@ -32,6 +32,8 @@ export const LOST_MS = 32;
 export const SLEEP_WORD = 33;
 export const IDLE_COUNT = 34;
 export const RUN_LEN = 35; // consecutive decisions that kept the same thread
+export const FOCUS = 36; // race strategy: the address this run's holds target (-1: any address)
+export const FOCUS2 = 37; // and a second one (a lock's data cell beside its lock word), or -1
 export const SPIN_LIMIT = 48;
 export const TB = (/** @type {number} */ t) => 64 + t * 16;
 export const T_STATE = 0;
@@ -46,6 +48,8 @@ export const T_IDLE = 9;
 export const T_PADDR = 10; // address of the access the thread is parked before (-1: none)
 export const T_PKIND = 11; // 1 read, 2 write/rmw
 export const T_HELD = 12; // race strategy: step at which the thread was held back (0: not held)
+export const T_LADDR = 13; // address of the thread's previous access (-1: none, or a plain yield came between)
+export const T_LKIND = 14; // its kind
 export const HOLD_STEPS = 40;
 export const TRACE = 1024;
 export const MAX_TRACE = 8192;

@@ -58,9 +58,15 @@ export function makeScheduler(ctl, mem32) {
       }
       return b;
     }
-    if (ctl[C.MODE] === C.MODE_RACE) return chooseRace(from, cands, step);
+    if (ctl[C.MODE] === C.MODE_RACE) return ctl[C.FOCUS] >= 0 ? chooseFocused(from, cands, step) : chooseRace(from, cands, step);
     return cands[rand() % cands.length];
   }
+
+  /** Is thread t between a read of X and a write of X (a read-modify-write split into two accesses)? */
+  const midRmw = (/** @type {number} */ t) => {
+    const b = C.TB(t);
+    return ctl[b + C.T_PKIND] === 2 && ctl[b + C.T_LKIND] === 1 && ctl[b + C.T_LADDR] === ctl[b + C.T_PADDR];
+  };
 
   /** Record that thread t accesses addr; returns the mask of threads seen at addr so far. */
   function noteAccess(/** @type {number} */ addr, /** @type {number} */ t) {
@@ -78,25 +84,37 @@ export function makeScheduler(ctl, mem32) {
    * held back at random until another thread parks at a conflicting access to X
    * (same address, one of them a write); then the seed picks which goes first.
    * Held threads are released after HOLD_STEPS decisions or when nothing else can run.
+   * A thread between a read of X and a write of X (a read-modify-write that is not
+   * one atomic instruction) is held more often and longer, and another thread's
+   * access to X is let in first more often: that is the window a lost update needs.
    */
   function chooseRace(/** @type {number} */ from, /** @type {number[]} */ cands, /** @type {number} */ step) {
     const P = (/** @type {number} */ t) => ctl[C.TB(t) + C.T_PADDR];
     const K = (/** @type {number} */ t) => ctl[C.TB(t) + C.T_PKIND];
     const H = C.T_HELD;
-    for (const c of cands) if (ctl[C.TB(c) + H] && step - ctl[C.TB(c) + H] > C.HOLD_STEPS) ctl[C.TB(c) + H] = 0;
+    for (const c of cands) {
+      const held = ctl[C.TB(c) + H];
+      if (held && step - held > (midRmw(c) ? C.HOLD_STEPS * 4 : C.HOLD_STEPS)) ctl[C.TB(c) + H] = 0;
+    }
     const pick = (/** @type {number[]} */ xs) => xs[rand() % xs.length];
     if (from >= 0 && cands.includes(from) && P(from) >= 0) {
       const x = P(from);
       const seenBy = noteAccess(x, from);
       const conf = cands.filter((c) => c !== from && P(c) === x && (K(c) === 2 || K(from) === 2));
       if (conf.length) {
-        const c = rand() & 1 ? from : pick(conf);
+        // Into a split read-modify-write window: the other access goes first (mostly).
+        const inWindow = midRmw(from) ? conf : conf.filter((c) => !midRmw(c));
+        const held = conf.filter(midRmw);
+        let c;
+        if (midRmw(from) && rand() % 100 < 80) c = pick(inWindow);
+        else if (held.length && K(from) === 1 && rand() % 100 < 80) c = from;
+        else c = rand() & 1 ? from : pick(conf);
         ctl[C.TB(c) + H] = 0;
         return c;
       }
       const others = cands.filter((c) => c !== from && !ctl[C.TB(c) + H]);
       const shared = (seenBy & ~(1 << from)) !== 0;
-      if (others.length && rand() % 100 < (shared ? 70 : 50)) {
+      if (others.length && rand() % 100 < (midRmw(from) ? 90 : shared ? 70 : 50)) {
         ctl[C.TB(from) + H] = step + 1;
         return pick(others);
       }
@@ -106,6 +124,38 @@ export function makeScheduler(ctl, mem32) {
     const c = free.length ? pick(free) : pick(cands);
     ctl[C.TB(c) + H] = 0;
     return c;
+  }
+
+  /**
+   * Focused race choice (after RaceFuzzer, which postpones threads only at the
+   * statements of one suspected race): a thread about to access a focus address
+   * F is held while anything else can run, until another thread parks at F too;
+   * there the seed orders them, preferring to let a second thread into a split
+   * read-modify-write window. Elsewhere the token mostly stays where it is.
+   */
+  function chooseFocused(/** @type {number} */ from, /** @type {number[]} */ cands, /** @type {number} */ step) {
+    const H = C.T_HELD;
+    for (const c of cands) if (ctl[C.TB(c) + H] && step - ctl[C.TB(c) + H] > C.HOLD_STEPS * 4) ctl[C.TB(c) + H] = 0;
+    const pick = (/** @type {number[]} */ xs) => xs[rand() % xs.length];
+    const take = (/** @type {number} */ c) => { ctl[C.TB(c) + H] = 0; return c; };
+    const free = cands.filter((c) => !ctl[C.TB(c) + H]);
+    const F = from >= 0 ? ctl[C.TB(from) + C.T_PADDR] : -1;
+    if (cands.includes(from) && F >= 0 && (F === ctl[C.FOCUS] || F === ctl[C.FOCUS2])) {
+      const met = cands.filter((c) => c !== from && ctl[C.TB(c) + C.T_PADDR] === F);
+      if (met.length) {
+        const windowOpen = met.filter(midRmw);
+        if (midRmw(from) && rand() % 100 < 80) return take(pick(met));
+        if (windowOpen.length && ctl[C.TB(from) + C.T_PKIND] === 1 && rand() % 100 < 80) return take(from);
+        return take(rand() & 1 ? from : pick(met));
+      }
+      const others = free.filter((c) => c !== from);
+      if (others.length && rand() % 100 < 95) {
+        ctl[C.TB(from) + H] = step + 1;
+        return take(pick(others));
+      }
+    }
+    if (from >= 0 && cands.includes(from) && !ctl[C.TB(from) + H] && rand() % 100 < 80) return from;
+    return take(free.length ? pick(free) : pick(cands));
   }
 
   /** Give the token to a parked thread (possibly `from` itself); -1 when none is left. */

@@ -5,7 +5,8 @@
 //   token    exactly one thread runs between yield points; the seed picks who
 //   pct      PCT priorities with d-1 change points (pct:D sets d, default 3)
 //   race     token passing directed at conflicting accesses (a thread is held before an
-//            access until another reaches a conflicting one; the seed orders them)
+//            access until another reaches a conflicting one; the seed orders them);
+//            successive race runs focus on each shared address of the module in turn
 //   mix      race, token, pct, race, delay in turn
 import { FuzzFarmError } from "@fuzzfarm/protocol";
 import { Rng, subSeed } from "../rng";
@@ -27,7 +28,8 @@ export function runSpec(strategy: string, seed: number, i: number, threads: numb
   const s = subSeed(seed, i);
   const rng = new Rng(s);
   let base = strategy.split(":")[0]!;
-  if (base === "mix") base = ["race", "token", "pct", "race", "delay"][i % 5]!;
+  const mixed = base === "mix";
+  if (mixed) base = ["race", "token", "pct", "race", "delay"][i % 5]!;
   const order = rng.shuffle([...Array(threads).keys()]);
   switch (base) {
     case "barrier":
@@ -37,7 +39,8 @@ export function runSpec(strategy: string, seed: number, i: number, threads: numb
     case "token":
       return { mode: 1, seed: s, strategy: "token", startOrder: order };
     case "race":
-      return { mode: 3, seed: s, strategy: "race", startOrder: order };
+      // The ordinal of this run among the race runs (two in every five of mix).
+      return { mode: 3, seed: s, strategy: "race", startOrder: order, focus: mixed ? 2 * Math.floor(i / 5) + (i % 5 === 3 ? 1 : 0) : i };
     case "pct": {
       const d = strategy.startsWith("pct:") ? Number(strategy.slice(4)) : 3;
       const priorities = rng.shuffle([...Array(threads).keys()].map((t) => d + t));

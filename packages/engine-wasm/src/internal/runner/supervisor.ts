@@ -11,6 +11,8 @@ export interface RunSpec {
   strategy: string;
   barrier?: boolean;
   startOrder?: number[];
+  /** race: this run's ordinal among the race runs; picks the focus address from ModuleMeta.shared. */
+  focus?: number;
   spinPM?: number;
   sleepPM?: number;
   maxSpin?: number;
@@ -47,6 +49,8 @@ export interface ModuleMeta {
   threads: number;
   memory: { initial: number; maximum: number };
   hasFinal?: boolean;
+  /** Focus groups of addresses several threads access unordered (a cell; a lock word and its cell): race runs target them in turn. */
+  shared?: number[][];
   readout?: { regions: number[]; det: number; rsum: number; logn: number; log: number; maxLog: number; cells: { addr: number; w: number }[] };
 }
 

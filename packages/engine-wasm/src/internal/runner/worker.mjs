@@ -33,6 +33,7 @@ const imports = {
   ff: {
     yield(/** @type {number} */ site) {
       ctl[C.TB(me) + C.T_SITE] = site;
+      ctl[C.TB(me) + C.T_LADDR] = -1;
       ctl[C.TB(me) + C.T_PADDR] = -1;
       ctl[C.TB(me) + C.T_YIELDS]++;
       if (mode() === C.MODE_FREE) perturb(); else sched.yieldPoint(me);
@@ -40,6 +41,8 @@ const imports = {
     yield_mem(/** @type {number} */ addr, /** @type {number} */ siteKind) {
       const b = C.TB(me);
       ctl[b + C.T_SITE] = siteKind >>> 2;
+      ctl[b + C.T_LADDR] = ctl[b + C.T_PADDR];
+      ctl[b + C.T_LKIND] = ctl[b + C.T_PKIND];
       ctl[b + C.T_PADDR] = addr;
       ctl[b + C.T_PKIND] = siteKind & 3;
       ctl[b + C.T_YIELDS]++;
