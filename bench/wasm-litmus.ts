@@ -1,6 +1,7 @@
 // Litmus: allowed outcomes found vs runs, for the yield-instrumented schedulers
-// (race, token, pct) against a plain runner that starts the threads together at
-// a barrier (uninstrumented module), measured in this one run over several seeds.
+// (race, token, pct, and dfs, which runs every schedule once and stops) against a
+// plain runner that starts the threads together at a barrier (uninstrumented
+// module), measured in this one run over several seeds.
 //   node --import tsx bench/wasm-litmus.ts [--runs 400] [--seeds 5]
 import { Harness, loadLitmus, runLitmus } from "../packages/engine-wasm/src/index";
 
@@ -9,7 +10,7 @@ const runs = arg("--runs", 400);
 const seeds = arg("--seeds", 5);
 const h = new Harness();
 const files = ["sb", "mp", "lb", "2plus2w", "iriw", "rmw-chain"];
-const strategies = ["barrier", "race", "token", "pct"];
+const strategies = ["barrier", "race", "token", "pct", "dfs"];
 console.log(`allowed outcomes found in ${runs} runs (mean over ${seeds} seeds) / runs until all allowed found (median; '-' = not within ${runs})`);
 console.log("test".padEnd(11) + "allowed".padStart(8) + strategies.map((s) => s.padStart(16)).join(""));
 for (const f of files) {

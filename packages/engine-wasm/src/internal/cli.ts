@@ -33,7 +33,8 @@ Run 'fuzzfarm wasm <command> --help' for the options of a command.
   litmus: `usage: fuzzfarm wasm litmus FILE.wasm|FILE.wat [options]
 
   --runs N          runs (default 200)
-  --strategy S      race | token | pct | pct:D | delay | barrier | mix (default race)
+  --strategy S      race | token | pct | pct:D | delay | barrier | mix | dfs (default race);
+                    dfs runs every schedule once, systematically, and stops when done
   --seed N          schedule seed (default 0)
   --fault K         inject a fault: ${FAULT_KINDS.join(", ")}
   --tier T          default | liftoff | turbofan (default default)
@@ -136,7 +137,7 @@ async function cmdLitmus(args: string[], out: CliIo): Promise<number> {
   });
   if (positionals.length !== 1) throw new Usage("litmus needs exactly one FILE.wasm");
   const strategy = values.strategy ?? "race";
-  checkStrategy(strategy);
+  checkStrategy(strategy, true);
   if (values.fault && !(FAULT_KINDS as readonly string[]).includes(values.fault)) throw new Usage(`--fault must be one of ${FAULT_KINDS.join(", ")}`);
   if (values.tier && !["default", "liftoff", "turbofan"].includes(values.tier)) throw new Usage("--tier must be default, liftoff or turbofan");
   const runs = int(values.runs, "runs", 200);
@@ -150,6 +151,8 @@ async function cmdLitmus(args: string[], out: CliIo): Promise<number> {
       out.stdout(`${r.file}: ${r.threads} threads, ${r.runs} runs, strategy ${r.strategy}, seed ${r.seed}\n`);
       for (const [oc, n] of Object.entries(r.outcomes).sort((a, b) => b[1] - a[1]))
         out.stdout(`  ${JSON.stringify(oc).padEnd(24)} ${String(n).padStart(6)}  first at run ${r.firstSeen[oc]}${r.allowed && !r.allowed.includes(oc) ? "  FORBIDDEN under SC" : ""}\n`);
+      if (r.exhausted) out.stdout(`  every schedule explored (${r.runs} runs, one per schedule at yield-point granularity)\n`);
+      else if (r.exhausted === false) out.stdout(`  exploration not finished within --runs ${runs}\n`);
       if (r.allowed) out.stdout(`  allowed under SC: ${r.allowed.length} (${r.allowed.filter((a) => a in r.outcomes).length} seen)\n`);
       else out.stdout(`  (module too large or outside the reference interpreter's subset: no allowed set)\n`);
       for (const [k, n] of Object.entries(r.errors)) out.stdout(`  ${k}: ${n} runs\n`);

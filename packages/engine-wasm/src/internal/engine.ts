@@ -141,7 +141,7 @@ async function runLitmusJob(t: Extract<WasmTarget, { kind: "litmus" }>, job: Job
           kind: "oracle", oracle: "litmus-sc",
           message: `outcome ${oc} is not allowed by sequential consistency`,
           stack: `allowed outcomes: ${r.allowed!.join("  ")}\nobserved: ${JSON.stringify(r.outcomes)}${r.plainAccesses ? "\nnote: the threads make plain accesses; racing plain accesses may legally give non-SC outcomes" : ""}`,
-          reproducer: { engine: "wasm", seed, options: { strategy, litmus: true, runIndex: r.firstSeen[oc] }, trace: { file: t.file, spec: runSpec(strategy, seed, r.firstSeen[oc]!, m.threads.length), outcome: oc } },
+          reproducer: { engine: "wasm", seed, options: { strategy, litmus: true, runIndex: r.firstSeen[oc] }, trace: { file: t.file, spec: r.firstSpec[oc] ?? runSpec(strategy, seed, r.firstSeen[oc]!, m.threads.length), outcome: oc } },
           detail: { oracle: "litmus-sc", file: t.file, outcome: oc, count: r.outcomes[oc], plainAccesses: r.plainAccesses },
         });
       }
@@ -155,6 +155,7 @@ async function runLitmusJob(t: Extract<WasmTarget, { kind: "litmus" }>, job: Job
         acc.findings.push(f);
       }
       ctx.onProgress?.({ execs: acc.execs, features: acc.features.size });
+      if (r.exhausted) break; // dfs ran every schedule: another round would repeat them
     }
   } finally {
     await h.close();
@@ -192,8 +193,8 @@ export const wasmEngine: Engine<"wasm"> = {
     const acc: Acc = { execs: 0, features: new Set(), findings: [], corpus: [], yieldBy: {} };
     let error: EngineResultInput["error"];
     try {
-      checkStrategy(job.options.strategy);
       const target = resolveTarget(job.target.path, job.options.generator);
+      checkStrategy(job.options.strategy, target.kind === "litmus");
       if (target.kind === "litmus") await runLitmusJob(target, job, ctx, acc, t0);
       else await runGenerator(target, job, ctx, acc, t0);
     } catch (e) {

@@ -7,7 +7,8 @@
 import { readFile, stat } from "node:fs/promises";
 import { FuzzFarmError } from "@fuzzfarm/protocol";
 import type { Harness } from "../harness";
-import type { ModuleMeta } from "../runner/supervisor";
+import type { ModuleMeta, RunSpec } from "../runner/supervisor";
+import { ScheduleTree } from "../runner/systematic";
 import { needsInstrumentation, runSpec } from "../runner/strategies";
 import { injectFault, type FaultKind } from "../text/faults";
 import { instrument } from "../text/instrument";
@@ -78,6 +79,10 @@ export interface LitmusReport {
   outcomes: Record<string, number>;
   /** Run index (0-based) at which each outcome was first seen. */
   firstSeen: Record<string, number>;
+  /** The schedule of that first run (replays it: token-mode specs carry their decisions). */
+  firstSpec: Record<string, RunSpec>;
+  /** dfs: every schedule at yield-point granularity ran (within --runs). */
+  exhausted?: boolean;
   allowed?: string[];
   forbiddenSeen?: string[];
   /** The threads also make plain (non-atomic) accesses: racing plain accesses may legally show non-SC outcomes. */
@@ -106,22 +111,30 @@ export async function runLitmus(h: Harness, m: LitmusModule, opts: Partial<Litmu
   }
   if (needsInstrumentation(o.strategy)) text = instrument(text ?? m.linear).text;
   const bytes = text ? await encodeWat(text, "instrumented.wat") : m.bytes;
-  const report: LitmusReport = { file: m.file, threads: m.threads.length, strategy: o.strategy, seed: o.seed, runs: 0, outcomes: {}, firstSeen: {}, errors: {}, faultApplies };
+  const report: LitmusReport = { file: m.file, threads: m.threads.length, strategy: o.strategy, seed: o.seed, runs: 0, outcomes: {}, firstSeen: {}, firstSpec: {}, errors: {}, faultApplies };
   const batch = 50;
-  for (let i = 0; i < o.runs; i += batch) {
-    const specs = [...Array(Math.min(batch, o.runs - i))].map((_, j) => runSpec(o.strategy, o.seed, i + j, m.threads.length));
+  const tree = o.strategy === "dfs" ? new ScheduleTree(o.seed, m.threads.length) : null;
+  while (report.runs < o.runs && !tree?.exhausted) {
+    const i = report.runs;
+    const n = Math.min(batch, o.runs - i);
+    const specs = tree ? tree.next(n) : [...Array(n)].map((_, j) => runSpec(o.strategy, o.seed, i + j, m.threads.length));
     const r = await h.execute(o.tier, bytes, m.meta, specs, { timeoutMs: o.timeoutMs, wantLogs: false });
     if ("crash" in r) { report.errors.crash = (report.errors.crash ?? 0) + 1; break; }
     if ("hang" in r) { report.errors.unresponsive = (report.errors.unresponsive ?? 0) + 1; break; }
     r.results.forEach((res, j) => {
       report.runs++;
+      tree?.record(specs[j]!, res);
       if (res.error) { report.errors[res.error.kind] = (report.errors[res.error.kind] ?? 0) + 1; return; }
       const oc = res.outcome!;
       report.outcomes[oc] = (report.outcomes[oc] ?? 0) + 1;
-      if (!(oc in report.firstSeen)) report.firstSeen[oc] = i + j;
+      if (!(oc in report.firstSeen)) {
+        report.firstSeen[oc] = i + j;
+        report.firstSpec[oc] = specs[j]!.mode === 1 ? { ...specs[j]!, replay: res.decisions, wantCands: undefined } : specs[j]!;
+      }
     });
     onRun?.(report.runs);
   }
+  if (tree) report.exhausted = tree.exhausted;
   const a = allowedOutcomes(m);
   if (a) {
     report.allowed = a.allowed;

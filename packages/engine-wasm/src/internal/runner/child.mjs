@@ -202,6 +202,7 @@ function resetRun(/** @type {any} */ spec) {
   ctl[C.MAX_SLEEP_US] = spec.maxSleepUs ?? 0;
   ctl[C.START_DELAY_US] = spec.startDelayUs ?? 0;
   ctl[C.FREE_SEED] = spec.seed | 0;
+  ctl[C.SYSTEMATIC] = spec.wantCands ? 1 : 0;
   // Focused race runs take the focus groups in turn; one slot in every n+1 stays unfocused.
   const shared = meta.shared ?? [];
   const slot = spec.focus === undefined || !shared.length ? shared.length : spec.focus % (shared.length + 1);
@@ -227,6 +228,7 @@ async function runOne(/** @type {any} */ spec, /** @type {number} */ timeoutMs, 
   const steps = ctl[C.STEP];
   const decisions = Array.from(ctl.subarray(C.TRACE, C.TRACE + Math.min(steps, C.MAX_TRACE)));
   /** @type {any} */ const res = { outcome: null, decisions, ms: 0 };
+  if (spec.wantCands) res.cands = Array.from(ctl.subarray(C.CANDS, C.CANDS + decisions.length));
   if (v === "timed-out") {
     const snap = stateSnapshot();
     res.error = { kind: snap.kind === "timeout" ? "timeout" : snap.kind, message: `run did not finish in ${timeoutMs} ms`, states: snap.text };

@@ -2,7 +2,7 @@
 // Layout of the control SharedArrayBuffer shared by the child process's main
 // thread and its worker threads (Int32 indices). Plain JS: it runs inside the
 // supervised child process, which carries no TypeScript loader.
-export const CTL_INTS = 16384;
+export const CTL_INTS = 16384 + 8192;
 export const MODE = 0; // 0 free, 1 token (seeded random), 2 pct
 export const TOKEN = 1; // thread holding the token, -1 nobody
 export const STEP = 2; // decisions made so far
@@ -33,6 +33,7 @@ export const SLEEP_WORD = 33;
 export const IDLE_COUNT = 34;
 export const RUN_LEN = 35; // consecutive decisions that kept the same thread
 export const FOCUS = 36; // race strategy: the address this run's holds target (-1: any address)
+export const SYSTEMATIC = 38; // dfs: invisible steps first, candidate sets recorded as reduced
 export const FOCUS2 = 37; // and a second one (a lock's data cell beside its lock word), or -1
 export const SPIN_LIMIT = 48;
 export const TB = (/** @type {number} */ t) => 64 + t * 16;
@@ -60,6 +61,8 @@ export const MAX_RESULTS = 15;
 /** Race strategy: open-addressing table addr -> bitmask of threads that accessed it (pairs of ints). */
 export const ADDR_TABLE = RESULTS + 256;
 export const ADDR_SLOTS = 1024;
+/** Per decision: bitmask of the threads that were candidates (the systematic explorer's branching). */
+export const CANDS = 16384;
 
 export const S_IDLE = 0, S_RUNNING = 1, S_PARKED = 2, S_BLOCKED = 3, S_DONE = 4;
 export const CMD_RUN = 1, CMD_RELOAD = 2;

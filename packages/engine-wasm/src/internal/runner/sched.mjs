@@ -30,6 +30,15 @@ export function makeScheduler(ctl, mem32) {
     return x >>> 0;
   };
 
+  /**
+   * Systematic runs: a thread parked where its next step touches no shared memory
+   * (at its entry, or at a plain yield) commutes with every other step, so only one
+   * order of such steps is explored: the first such thread goes, and is the only
+   * candidate recorded (a partial-order reduction).
+   * @param {number[]} cands
+   */
+  const invisible = (cands) => (ctl[C.SYSTEMATIC] ? cands.find((c) => ctl[C.TB(c) + C.T_PADDR] < 0) : undefined);
+
   /** @param {number} from @param {number[]} cands */
   function choose(from, cands) {
     const step = ctl[C.STEP];
@@ -38,7 +47,9 @@ export function makeScheduler(ctl, mem32) {
       if (cands.includes(want)) return want;
       return cands.includes(from) ? from : cands[0];
     }
-    if (ctl[C.REPLAY_LEN] > 0) return cands.includes(from) ? from : cands[0];
+    const inv = invisible(cands);
+    if (inv !== undefined) return inv;
+    if (ctl[C.REPLAY_LEN] > 0 || ctl[C.SYSTEMATIC]) return cands.includes(from) ? from : cands[0];
     if (ctl[C.MODE] === C.MODE_PCT) {
       const ncp = ctl[C.PCT_NCP];
       for (let i = 0; i < ncp; i++) if (ctl[C.PCT_CP + i] === step && from >= 0) ctl[C.TB(from) + C.T_PRIO] = i;
@@ -203,7 +214,14 @@ export function makeScheduler(ctl, mem32) {
       const c = choose(from, cands);
       ctl[C.RUN_LEN] = c === from ? ctl[C.RUN_LEN] + 1 : 0;
       const step = ctl[C.STEP];
-      if (step < C.MAX_TRACE) ctl[C.TRACE + step] = c;
+      if (step < C.MAX_TRACE) {
+        ctl[C.TRACE + step] = c;
+        let mask = 0;
+        const inv = invisible(cands);
+        if (inv !== undefined) mask = 1 << inv;
+        else for (const t of cands) mask |= 1 << t;
+        ctl[C.CANDS + step] = mask;
+      }
       ctl[C.STEP] = step + 1;
       Atomics.store(ctl, C.TOKEN, c);
       Atomics.notify(ctl, C.TOKEN);

@@ -8,19 +8,25 @@
 //            access until another reaches a conflicting one; the seed orders them);
 //            successive race runs focus on each shared address of the module in turn
 //   mix      race, token, pct, race, delay in turn
+//   dfs      litmus mode only: every token schedule once, systematically (systematic.ts);
+//            run i depends on the runs before it, and each run's spec is reported
 import { FuzzFarmError } from "@fuzzfarm/protocol";
 import { Rng, subSeed } from "../rng";
 import type { RunSpec } from "./supervisor";
 
-export const STRATEGIES = ["barrier", "delay", "token", "pct", "race", "mix"] as const;
+export const STRATEGIES = ["barrier", "delay", "token", "pct", "race", "mix", "dfs"] as const;
 
 /** Does this strategy need the yield-point instrumentation? */
 export const needsInstrumentation = (strategy: string): boolean => strategy !== "barrier";
 
-export function checkStrategy(s: string): void {
+const DFS_ONLY_LITMUS = "strategy 'dfs' explores the schedules of a litmus module (fuzzfarm wasm litmus); generated programs take race, token, pct, delay, barrier or mix";
+
+/** Throws FF_ERR_CONFIG for an unknown strategy, or `dfs` where it cannot run (generated programs). */
+export function checkStrategy(s: string, litmus = false): void {
   const base = s.split(":")[0]!;
   if (!(STRATEGIES as readonly string[]).includes(base) || (s.includes(":") && !/^pct:\d+$/.test(s)))
     throw new FuzzFarmError("FF_ERR_CONFIG", `unknown strategy '${s}' (one of ${STRATEGIES.join(", ")}, pct:D)`);
+  if (s === "dfs" && !litmus) throw new FuzzFarmError("FF_ERR_CONFIG", DFS_ONLY_LITMUS);
 }
 
 /** The spec of run `i` for a program with `threads` threads; `steps` estimates decisions per run (PCT). */
@@ -41,6 +47,8 @@ export function runSpec(strategy: string, seed: number, i: number, threads: numb
     case "race":
       // The ordinal of this run among the race runs (two in every five of mix).
       return { mode: 3, seed: s, strategy: "race", startOrder: order, focus: mixed ? 2 * Math.floor(i / 5) + (i % 5 === 3 ? 1 : 0) : i };
+    case "dfs":
+      throw new FuzzFarmError("FF_ERR_CONFIG", DFS_ONLY_LITMUS);
     case "pct": {
       const d = strategy.startsWith("pct:") ? Number(strategy.slice(4)) : 3;
       const priorities = rng.shuffle([...Array(threads).keys()].map((t) => d + t));

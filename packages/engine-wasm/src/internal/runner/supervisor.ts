@@ -21,6 +21,8 @@ export interface RunSpec {
   priorities?: number[];
   changePoints?: number[];
   replay?: number[];
+  /** Return the candidate set of every decision (systematic exploration). */
+  wantCands?: boolean;
   wakeMs?: number;
   lostMs?: number;
 }
@@ -34,6 +36,8 @@ export interface RunResult {
   outcome: string | null;
   error?: RunError;
   decisions: number[];
+  /** With spec.wantCands: bitmask of the candidate threads at each decision. */
+  cands?: number[];
   logs?: [number, bigint][][];
   ms: number;
   recovery?: string;
