@@ -8,7 +8,7 @@
 // Module pipeline per configuration: encode -> [optimize] -> [inject fault] -> [instrument] -> run.
 import { emitWat } from "./gen/emit";
 import { evaluate, resultKey } from "./gen/evaluate";
-import type { Program, Stmt } from "./gen/ir";
+import type { Program } from "./gen/ir";
 import { cellAddr, lockAddr, MAX_LOG, PAGE, R_DET, R_LOG, R_LOGN, R_RSUM, regionAddr } from "./gen/layout";
 import { racingCells } from "./gen/hb";
 import { genFeatures, programShape } from "./gen/shape";
@@ -103,16 +103,9 @@ export interface ProgramReport {
  * overlap). Programs without such cells get every cell and lock word.
  */
 function focusGroups(p: Program): number[][] {
-  const lockOf = new Map<number, number>();
-  const visit = (s: Stmt): void => {
-    if (s.k === "locked") lockOf.set(s.cell, s.lock);
-    else if (s.k === "if") [...s.t, ...s.f].forEach(visit);
-    else if (s.k === "loop") s.body.forEach(visit);
-  };
-  p.threads.forEach((t) => t.body.forEach(visit));
   const racing = racingCells(p);
   if (!racing.length) return [...p.cells.map((_, i) => [cellAddr(i)]), ...[...Array(p.locks).keys()].map((l) => [lockAddr(l)])];
-  return racing.map((c) => (lockOf.has(c) ? [lockAddr(lockOf.get(c)!), cellAddr(c)] : [cellAddr(c)]));
+  return racing.map(({ cell, lock }) => (lock === null ? [cellAddr(cell)] : [lockAddr(lock), cellAddr(cell)]));
 }
 
 export function metaFor(p: Program): ModuleMeta {

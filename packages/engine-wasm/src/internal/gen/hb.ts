@@ -5,7 +5,7 @@
 import type { Program, Stmt } from "./ir";
 import { evaluate } from "./evaluate";
 
-interface OpAt { t: number; i: number; cell: number; write: boolean; rmw: boolean }
+interface OpAt { t: number; i: number; cell: number; write: boolean; rmw: boolean; lock: number | null }
 
 /** Shared operations that run (sites seen by the sequential execution), with their top-level index. */
 function opsOf(p: Program): OpAt[] {
@@ -16,8 +16,9 @@ function opsOf(p: Program): OpAt[] {
       const visit = (x: Stmt): void => {
         if (x.k === "if") { x.t.forEach(visit); x.f.forEach(visit); }
         else if (x.k === "loop") x.body.forEach(visit);
-        else if ((x.k === "rmw" || x.k === "cas" || x.k === "casloop" || x.k === "locked") && ran.has(x.site)) out.push({ t: th.id, i, cell: x.cell, write: true, rmw: true });
-        else if (x.k === "aload" && ran.has(x.site)) out.push({ t: th.id, i, cell: x.cell, write: false, rmw: false });
+        else if ((x.k === "rmw" || x.k === "cas" || x.k === "casloop" || x.k === "locked") && ran.has(x.site))
+          out.push({ t: th.id, i, cell: x.cell, write: true, rmw: true, lock: x.k === "locked" ? x.lock : null });
+        else if (x.k === "aload" && ran.has(x.site)) out.push({ t: th.id, i, cell: x.cell, write: false, rmw: false, lock: null });
       };
       visit(s);
     }),
@@ -56,6 +57,17 @@ export function happensBefore(p: Program): (a: { t: number; i: number }, b: { t:
   return (a, b) => reach(key(a.t, a.i)).has(key(b.t, b.i));
 }
 
+/** Pairs of operations on one cell, in different threads, unordered by happens-before, at least one writing. */
+function racingPairs(p: Program, ops: OpAt[], hb: ReturnType<typeof happensBefore>): [OpAt, OpAt][] {
+  const out: [OpAt, OpAt][] = [];
+  for (let x = 0; x < ops.length; x++)
+    for (let y = x + 1; y < ops.length; y++) {
+      const a = ops[x]!, b = ops[y]!;
+      if (a.t !== b.t && a.cell === b.cell && (a.write || b.write) && !hb(a, b) && !hb(b, a)) out.push([a, b]);
+    }
+  return out;
+}
+
 /**
  * Can a non-atomic read-modify-write change what a run observes? Only where two
  * read-modify-writes of one cell run unordered by happens-before (an RMW racing
@@ -71,24 +83,13 @@ export function hasRacingRmw(p: Program): boolean {
     const cls = p.cells[a.cell]!.cls;
     return (cls === "xchg" || cls === "cas") && ops.some((o) => o.cell === a.cell && o.rmw && hb(o, a));
   };
-  for (let x = 0; x < ops.length; x++)
-    for (let y = x + 1; y < ops.length; y++) {
-      const a = ops[x]!, b = ops[y]!;
-      if (a.t === b.t || a.cell !== b.cell || !(a.rmw && b.rmw)) continue;
-      if (!hb(a, b) && !hb(b, a) && !settled(a) && !settled(b)) return true;
-    }
-  return false;
+  return racingPairs(p, ops, hb).some(([a, b]) => a.rmw && b.rmw && !settled(a) && !settled(b));
 }
 
-/** Cells two threads access unordered by happens-before, one of them writing: where schedules matter. */
-export function racingCells(p: Program): number[] {
+/** Cells whose accesses race (where schedules matter), each with the lock that guards it (locked cells) or null. */
+export function racingCells(p: Program): { cell: number; lock: number | null }[] {
   const ops = opsOf(p);
-  const hb = happensBefore(p);
-  const out = new Set<number>();
-  for (let x = 0; x < ops.length; x++)
-    for (let y = x + 1; y < ops.length; y++) {
-      const a = ops[x]!, b = ops[y]!;
-      if (a.t !== b.t && a.cell === b.cell && (a.write || b.write) && !out.has(a.cell) && !hb(a, b) && !hb(b, a)) out.add(a.cell);
-    }
-  return [...out].sort((a, b) => a - b);
+  const byCell = new Map<number, number | null>();
+  for (const [a] of racingPairs(p, ops, happensBefore(p))) byCell.set(a.cell, a.lock);
+  return [...byCell].sort((x, y) => x[0] - y[0]).map(([cell, lock]) => ({ cell, lock }));
 }

@@ -123,7 +123,7 @@ export async function runLitmus(h: Harness, m: LitmusModule, opts: Partial<Litmu
     if ("hang" in r) { report.errors.unresponsive = (report.errors.unresponsive ?? 0) + 1; break; }
     r.results.forEach((res, j) => {
       report.runs++;
-      tree?.record(specs[j]!, res);
+      tree?.record(res);
       if (res.error) { report.errors[res.error.kind] = (report.errors[res.error.kind] ?? 0) + 1; return; }
       const oc = res.outcome!;
       report.outcomes[oc] = (report.outcomes[oc] ?? 0) + 1;

@@ -33,8 +33,8 @@ export const SLEEP_WORD = 33;
 export const IDLE_COUNT = 34;
 export const RUN_LEN = 35; // consecutive decisions that kept the same thread
 export const FOCUS = 36; // race strategy: the address this run's holds target (-1: any address)
-export const SYSTEMATIC = 38; // dfs: invisible steps first, candidate sets recorded as reduced
 export const FOCUS2 = 37; // and a second one (a lock's data cell beside its lock word), or -1
+export const SYSTEMATIC = 38; // dfs: invisible steps first, candidate sets recorded as reduced
 export const SPIN_LIMIT = 48;
 export const TB = (/** @type {number} */ t) => 64 + t * 16;
 export const T_STATE = 0;

@@ -90,6 +90,30 @@ export function makeScheduler(ctl, mem32) {
     return 1 << t;
   }
 
+  // Helpers of the race choices. A held thread's T_HELD is the step it was held at (+1).
+  const P = (/** @type {number} */ t) => ctl[C.TB(t) + C.T_PADDR];
+  const K = (/** @type {number} */ t) => ctl[C.TB(t) + C.T_PKIND];
+  const isHeld = (/** @type {number} */ t) => ctl[C.TB(t) + C.T_HELD] !== 0;
+  const hold = (/** @type {number} */ t, /** @type {number} */ step) => { ctl[C.TB(t) + C.T_HELD] = step + 1; };
+  const take = (/** @type {number} */ t) => { ctl[C.TB(t) + C.T_HELD] = 0; return t; };
+  const pick = (/** @type {number[]} */ xs) => xs[rand() % xs.length];
+  /** Release holds older than `limit(t)` decisions. */
+  const expire = (/** @type {number[]} */ cands, /** @type {number} */ step, /** @type {(t: number) => number} */ limit) => {
+    for (const c of cands) if (isHeld(c) && step - ctl[C.TB(c) + C.T_HELD] > limit(c)) take(c);
+  };
+  /** `from` and `met` are parked at one address: the seed orders them, favouring a second thread into a split RMW window. */
+  const meet = (/** @type {number} */ from, /** @type {number[]} */ met) => {
+    if (midRmw(from) && rand() % 100 < 80) return take(pick(met));
+    if (met.some(midRmw) && K(from) === 1 && rand() % 100 < 80) return take(from);
+    return take(rand() & 1 ? from : pick(met));
+  };
+  /** No race decision: the token mostly stays with `from`, else goes to a thread not held. */
+  const drift = (/** @type {number} */ from, /** @type {number[]} */ cands) => {
+    if (from >= 0 && cands.includes(from) && !isHeld(from) && rand() % 100 < 80) return from;
+    const free = cands.filter((c) => !isHeld(c));
+    return take(free.length ? pick(free) : pick(cands));
+  };
+
   /**
    * Race-directed choice (after RaceFuzzer): a thread about to access address X is
    * held back at random until another thread parks at a conflicting access to X
@@ -100,73 +124,41 @@ export function makeScheduler(ctl, mem32) {
    * access to X is let in first more often: that is the window a lost update needs.
    */
   function chooseRace(/** @type {number} */ from, /** @type {number[]} */ cands, /** @type {number} */ step) {
-    const P = (/** @type {number} */ t) => ctl[C.TB(t) + C.T_PADDR];
-    const K = (/** @type {number} */ t) => ctl[C.TB(t) + C.T_PKIND];
-    const H = C.T_HELD;
-    for (const c of cands) {
-      const held = ctl[C.TB(c) + H];
-      if (held && step - held > (midRmw(c) ? C.HOLD_STEPS * 4 : C.HOLD_STEPS)) ctl[C.TB(c) + H] = 0;
-    }
-    const pick = (/** @type {number[]} */ xs) => xs[rand() % xs.length];
+    expire(cands, step, (c) => (midRmw(c) ? C.HOLD_STEPS * 4 : C.HOLD_STEPS));
     if (from >= 0 && cands.includes(from) && P(from) >= 0) {
       const x = P(from);
       const seenBy = noteAccess(x, from);
       const conf = cands.filter((c) => c !== from && P(c) === x && (K(c) === 2 || K(from) === 2));
-      if (conf.length) {
-        // Into a split read-modify-write window: the other access goes first (mostly).
-        const inWindow = midRmw(from) ? conf : conf.filter((c) => !midRmw(c));
-        const held = conf.filter(midRmw);
-        let c;
-        if (midRmw(from) && rand() % 100 < 80) c = pick(inWindow);
-        else if (held.length && K(from) === 1 && rand() % 100 < 80) c = from;
-        else c = rand() & 1 ? from : pick(conf);
-        ctl[C.TB(c) + H] = 0;
-        return c;
-      }
-      const others = cands.filter((c) => c !== from && !ctl[C.TB(c) + H]);
+      if (conf.length) return meet(from, conf);
+      const others = cands.filter((c) => c !== from && !isHeld(c));
       const shared = (seenBy & ~(1 << from)) !== 0;
       if (others.length && rand() % 100 < (midRmw(from) ? 90 : shared ? 70 : 50)) {
-        ctl[C.TB(from) + H] = step + 1;
+        hold(from, step);
         return pick(others);
       }
     }
-    if (from >= 0 && cands.includes(from) && !ctl[C.TB(from) + H] && rand() % 100 < 80) return from;
-    const free = cands.filter((c) => !ctl[C.TB(c) + H]);
-    const c = free.length ? pick(free) : pick(cands);
-    ctl[C.TB(c) + H] = 0;
-    return c;
+    return drift(from, cands);
   }
 
   /**
    * Focused race choice (after RaceFuzzer, which postpones threads only at the
    * statements of one suspected race): a thread about to access a focus address
    * F is held while anything else can run, until another thread parks at F too;
-   * there the seed orders them, preferring to let a second thread into a split
-   * read-modify-write window. Elsewhere the token mostly stays where it is.
+   * there the seed orders them (meet). Elsewhere the token mostly stays where it is.
    */
   function chooseFocused(/** @type {number} */ from, /** @type {number[]} */ cands, /** @type {number} */ step) {
-    const H = C.T_HELD;
-    for (const c of cands) if (ctl[C.TB(c) + H] && step - ctl[C.TB(c) + H] > C.HOLD_STEPS * 4) ctl[C.TB(c) + H] = 0;
-    const pick = (/** @type {number[]} */ xs) => xs[rand() % xs.length];
-    const take = (/** @type {number} */ c) => { ctl[C.TB(c) + H] = 0; return c; };
-    const free = cands.filter((c) => !ctl[C.TB(c) + H]);
-    const F = from >= 0 ? ctl[C.TB(from) + C.T_PADDR] : -1;
+    expire(cands, step, () => C.HOLD_STEPS * 4);
+    const F = from >= 0 ? P(from) : -1;
     if (cands.includes(from) && F >= 0 && (F === ctl[C.FOCUS] || F === ctl[C.FOCUS2])) {
-      const met = cands.filter((c) => c !== from && ctl[C.TB(c) + C.T_PADDR] === F);
-      if (met.length) {
-        const windowOpen = met.filter(midRmw);
-        if (midRmw(from) && rand() % 100 < 80) return take(pick(met));
-        if (windowOpen.length && ctl[C.TB(from) + C.T_PKIND] === 1 && rand() % 100 < 80) return take(from);
-        return take(rand() & 1 ? from : pick(met));
-      }
-      const others = free.filter((c) => c !== from);
+      const met = cands.filter((c) => c !== from && P(c) === F);
+      if (met.length) return meet(from, met);
+      const others = cands.filter((c) => c !== from && !isHeld(c));
       if (others.length && rand() % 100 < 95) {
-        ctl[C.TB(from) + H] = step + 1;
+        hold(from, step);
         return take(pick(others));
       }
     }
-    if (from >= 0 && cands.includes(from) && !ctl[C.TB(from) + H] && rand() % 100 < 80) return from;
-    return take(free.length ? pick(free) : pick(cands));
+    return drift(from, cands);
   }
 
   /** Give the token to a parked thread (possibly `from` itself); -1 when none is left. */
@@ -216,11 +208,13 @@ export function makeScheduler(ctl, mem32) {
       const step = ctl[C.STEP];
       if (step < C.MAX_TRACE) {
         ctl[C.TRACE + step] = c;
-        let mask = 0;
-        const inv = invisible(cands);
-        if (inv !== undefined) mask = 1 << inv;
-        else for (const t of cands) mask |= 1 << t;
-        ctl[C.CANDS + step] = mask;
+        if (ctl[C.SYSTEMATIC]) {
+          const inv = invisible(cands);
+          let mask = 0;
+          if (inv !== undefined) mask = 1 << inv;
+          else for (const t of cands) mask |= 1 << t;
+          ctl[C.CANDS + step] = mask;
+        }
       }
       ctl[C.STEP] = step + 1;
       Atomics.store(ctl, C.TOKEN, c);

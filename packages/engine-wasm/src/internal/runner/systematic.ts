@@ -25,8 +25,8 @@ export class ScheduleTree {
   private readonly rng: Rng;
   /** Decision lists handed out and not yet recorded. */
   private pending = 0;
-  /** Nodes in the tree (a bound on memory for huge programs). */
-  size = 1;
+  /** Nodes in the tree (bounded by maxNodes, for memory). */
+  private size = 1;
 
   constructor(seed: number, private readonly threads: number, private readonly maxNodes = 2_000_000) {
     this.rng = new Rng(seed);
@@ -50,18 +50,11 @@ export class ScheduleTree {
   }
 
   /** Add a finished run's decisions and candidate sets to the tree. */
-  record(spec: RunSpec, res: RunResult): void {
+  record(res: RunResult): void {
+    // (The alternative a run was handed out for is already marked tried, even if the run diverged from it.)
     this.pending = Math.max(0, this.pending - 1);
-    // The requested alternative counts as tried even if the run diverged from it (it cannot be retried usefully).
-    let at = this.root;
-    for (const d of spec.replay ?? []) {
-      at.tried.add(d);
-      const k = at.kids.get(d);
-      if (!k) break;
-      at = k;
-    }
     const cands = res.cands ?? [];
-    at = this.root;
+    let at = this.root;
     for (let i = 0; i < res.decisions.length; i++) {
       const d = res.decisions[i]!;
       if (at.mask < 0) at.mask = cands[i] ?? 1 << d;
