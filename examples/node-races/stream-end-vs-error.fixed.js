@@ -10,7 +10,7 @@ const out = path.join(os.tmpdir(), `race-payload-${process.pid}`);
 const server = net.createServer((s) => {
   s.on('error', () => {});
   s.end('payload');
-  const guard = setTimeout(() => s.resetAndDestroy(), 40);
+  const guard = setTimeout(() => s.resetAndDestroy(), 80);
   s.on('data', () => { clearTimeout(guard); s.destroy(); });
 });
 

@@ -1,7 +1,7 @@
 // 'end' vs 'error' on a socket stream: the client waits for 'end' with
 // events.once (which listens for 'error' only while it waits), then stores
 // the payload and acknowledges. The server resets connections that have not
-// acknowledged within 40 ms. If the client's 'end' or its file write comes
+// acknowledged within 80 ms. If the client's 'end' or its file write comes
 // late, the reset's 'error' finds no listener and the process crashes.
 'use strict';
 const net = require('node:net');
@@ -14,7 +14,7 @@ const out = path.join(os.tmpdir(), `race-payload-${process.pid}`);
 const server = net.createServer((s) => {
   s.on('error', () => {});
   s.end('payload');
-  const guard = setTimeout(() => s.resetAndDestroy(), 40);
+  const guard = setTimeout(() => s.resetAndDestroy(), 80);
   s.on('data', () => { clearTimeout(guard); s.destroy(); });
 });
 

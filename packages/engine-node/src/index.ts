@@ -15,3 +15,4 @@ export { WarmPool } from "./internal/warm";
 export type { RunSpec, RunResult } from "./internal/spawn";
 export { fingerprint, racePairs, toReplaySpec, type Trace, type TraceEvent, type ReplaySpec } from "./internal/trace";
 export { failureSignature } from "./internal/outcome";
+export { raceCandidates, GuidePicker, guideParams, siteHash, API_WEIGHT, type RacePairCandidate } from "./internal/guide";

@@ -7,7 +7,10 @@ export interface CliOptions {
   seed: number | null;
   strategy: string;
   params: Record<string, number>;
+  /** Wall-clock limit per run, ms; 0 (default): none, like `node`. */
   timeoutMs: number;
+  /** A hang is no delivered callback for this long while the program still waits, ms; 0: never. Default 15000. */
+  stallMs: number;
   runs: number;
   traceOut: string | null;
   replay: string | null;
@@ -21,11 +24,13 @@ export const HELP = `Usage: fuzzfarm node [options] [--] script.js [args...]
 
 Runs script.js like \`node script.js\` (same stdout, stderr and exit code) while
 perturbing the order of its asynchronous completions within what Node
-guarantees. CommonJS, ESM and TypeScript (through tsx) programs.
+guarantees. CommonJS, ESM and TypeScript (through tsx) programs. Child node
+processes it starts (process.execPath, fork) run under the fuzzer too, each
+with its own seed derived from the run's seed (traces: FILE.child-N.json).
 
 Options:
   --seed N            seed of the perturbation (default: random; printed on failure)
-  --strategy S        shuffle | delay | demux | pct | mix | none (default: mix)
+  --strategy S        shuffle | delay | demux | pct | horizon | mix | none (default: mix)
                         shuffle  hold completions to the next check phase and
                                  release the ready ones in random order
                         delay    delay some completions by 1..max ms
@@ -33,7 +38,13 @@ Options:
                                  work spread by 0..spread ms
                         pct      random site priorities, d-1 priority drops;
                                  low priority = longer hold
-                        mix      one of the above per run, parameters drawn too
+                        horizon  delays sized by the program's own timers (cross
+                                 one, wait for 1..3 other callbacks), bounded by
+                                 its guards (socket idle timeouts, timers armed
+                                 with the operation); close callbacks deferred;
+                                 timers and whole loop turns run late
+                        mix      per run: horizon 8/10, pct 1/10, shuffle 1/10,
+                                 parameters drawn too
                         none     no perturbation (record only)
   --hold-prob P       shuffle: probability a completion is held (default 0.8)
   --delay-prob P      delay: probability a completion is delayed (default 0.3)
@@ -43,8 +54,12 @@ Options:
   --events N          pct: expected number of events (default 60)
   --param K=V         any strategy parameter by name (e.g. maxDelayMs=20)
   --runs N            run up to N times (seeds seed, seed+1, ...), stop at the first failure
-  --timeout MS        a run still alive after MS ms is a hang: exit 124 and list
-                      the pending handles and timers (default 10000)
+  --stall MS          a hang: no callback delivered for MS ms although the
+                      program still waits (on no timer of its own and no child
+                      process); exit 124 and list the pending handles and
+                      timers (default 15000; 0: never)
+  --timeout MS        also a hang: a run still alive after MS ms (default: no
+                      wall-clock limit, a long suite runs as long as it needs)
   --trace-out FILE    write the schedule trace (every delivered callback) to FILE
   --replay FILE       force the schedule recorded in FILE (a --trace-out file)
   --report FILE       write a JSON report: outcome, seed, strategy, fingerprint,
@@ -69,7 +84,7 @@ function num(flag: string, v: string | undefined): number {
 
 export function parseCliArgs(argv: string[]): CliOptions {
   const o: CliOptions = {
-    help: false, seed: null, strategy: "mix", params: {}, timeoutMs: 10_000, runs: 1,
+    help: false, seed: null, strategy: "mix", params: {}, timeoutMs: 0, stallMs: 15_000, runs: 1,
     traceOut: null, replay: null, report: null, minimize: null, script: null, args: [],
   };
   let i = 0;
@@ -93,7 +108,8 @@ export function parseCliArgs(argv: string[]): CliOptions {
         o.strategy = s;
         break;
       }
-      case "--timeout": o.timeoutMs = num(flag, val()); break;
+      case "--timeout": o.timeoutMs = Math.max(0, num(flag, val())); break;
+      case "--stall": o.stallMs = Math.max(0, num(flag, val())); break;
       case "--runs": o.runs = Math.max(1, Math.trunc(num(flag, val()))); break;
       case "--trace-out": o.traceOut = val(); break;
       case "--replay": o.replay = val(); break;

@@ -41,7 +41,7 @@ export async function runNodeCli(argv: string[], io: CliIo = { stdout: process.s
   if (o.minimize) {
     const trace = loadTrace(o.minimize);
     if (!trace) return USAGE_EXIT;
-    const r = await minimizeSchedule({ script, args: o.args, trace, timeoutMs: o.timeoutMs });
+    const r = await minimizeSchedule({ script, args: o.args, trace, timeoutMs: o.timeoutMs, stallMs: o.stallMs });
     if (!r.reproduced) { io.stderr.write(`fuzzfarm node: ${r.text}\n`); return 1; }
     const out = o.traceOut ?? o.minimize.replace(/(\.json)?$/, ".min.json");
     if (r.trace) writeFileSync(out, JSON.stringify({ ...r.trace, holdSet: r.held }));
@@ -59,14 +59,18 @@ export async function runNodeCli(argv: string[], io: CliIo = { stdout: process.s
     const seed = firstSeed + run;
     last = await execute({
       script, args: o.args, strategy: replayTrace ? replayTrace.strategy.name.replace(/^mix:/, "") : o.strategy,
-      params: replayTrace ? replayTrace.strategy.params : o.params, seed, timeoutMs: o.timeoutMs,
+      params: replayTrace ? replayTrace.strategy.params : o.params, seed, timeoutMs: o.timeoutMs, stallMs: o.stallMs,
+      record: !!(o.traceOut || o.report) || replayTrace !== null || o.strategy !== "none",
       replay: replayTrace ? toReplaySpec(replayTrace, (replayTrace as Trace & { holdSet?: string[] }).holdSet ?? null) : null,
       coverage: !!o.report, stdio: "inherit", onStderr: (s) => io.stderr.write(s),
     });
     if (last.outcome.kind !== "ok") break;
   }
   const ex = last!;
-  if (o.traceOut && ex.trace) writeFileSync(o.traceOut, JSON.stringify(ex.trace));
+  if (o.traceOut && ex.trace) {
+    writeFileSync(o.traceOut, JSON.stringify(ex.trace));
+    for (const c of ex.result.childTraces) writeFileSync(o.traceOut + c.suffix, JSON.stringify(c.trace));
+  }
   if (o.report) writeFileSync(o.report, JSON.stringify(report(ex), null, 2));
   const code = exitCode(ex);
   if (ex.outcome.kind !== "ok") {

@@ -3,7 +3,9 @@
 // flight, in warm workers when it can. Each run yields race pairs and
 // coverage features; runs that bring new features become corpus candidates;
 // each distinct failure becomes a finding, confirmed by replaying its
-// recorded schedule (detail.reproduced = "k/n").
+// recorded schedule (detail.reproduced = "k/n"). The first (unperturbed) run
+// is also the observation run of guided search (guide.ts): every 4th run
+// postpones one callback of a racing pair until the other has run.
 import { resolve } from "node:path";
 import { randomInt } from "node:crypto";
 import {
@@ -22,6 +24,7 @@ import { CoverageAccumulator, statementTotal } from "./coverage";
 import type { RunSpec } from "./spawn";
 import type { ReplaySpec } from "./trace";
 import { selfTest } from "./selftest";
+import { GuidePicker, guideParams, raceCandidates } from "./guide";
 
 interface SeedStrategy { strategy: string; params: Record<string, number>; seed: number }
 
@@ -50,11 +53,11 @@ function withInput<T extends Outcome>(f: T, input: Uint8Array | undefined, args:
 }
 
 /** Replay a recorded schedule once in a fresh process. */
-async function replayOnce(script: string, args: string[], repro: { trace?: unknown; seed?: number; options: Record<string, unknown> }, timeoutMs: number, signal?: AbortSignal): Promise<Execution> {
+async function replayOnce(script: string, args: string[], repro: { trace?: unknown; seed?: number; options: Record<string, unknown> }, timeoutMs: number, ctx: EngineRunContext): Promise<Execution> {
   const trace = repro.trace as (ReplaySpec & { strategy?: { name: string } }) | undefined;
   return execute({
     script, args, strategy: "none", params: {}, seed: repro.seed ?? 0, timeoutMs,
-    replay: trace && Array.isArray(trace.events) ? { events: trace.events, holdSet: trace.holdSet ?? null } : null, signal,
+    replay: trace && Array.isArray(trace.events) ? { events: trace.events, holdSet: trace.holdSet ?? null } : null, signal: ctx.signal, sandbox: ctx.sandbox,
   });
 }
 
@@ -69,7 +72,7 @@ async function run(job: JobFor<"node">, ctx: EngineRunContext): Promise<EngineRe
   // A `fuzz(data)` target: every run also gets a mutated input (input fuzzing under the perturbed loop).
   const inputs = exportsFuzz(script) ? new InputSource(job) : null;
   const inputOf = new WeakMap<RunSpec, Uint8Array>();
-  const pool = knobs.warm && !inputs && warmCapable(script) ? new WarmPool(knobs.jobs) : null;
+  const pool = knobs.warm && !inputs && warmCapable(script) ? new WarmPool(knobs.jobs, ctx.sandbox ?? null) : null;
   const seeds = seedStrategies(job);
   const seen = new Set<string>();
   const corpus: CorpusCandidate[] = [];
@@ -86,7 +89,7 @@ async function run(job: JobFor<"node">, ctx: EngineRunContext): Promise<EngineRe
   try {
     // baseline: no perturbation; a program that cannot even load is a bad target
     const first = inputs ? new Uint8Array(0) : undefined;
-    const baseSpec: RunSpec = { ...commandFor(script, args, first, ctx.workDir, "base"), strategy: "none", params: {}, seed: 0, timeoutMs, cwd: undefined, signal: ctx.signal };
+    const baseSpec: RunSpec = { ...commandFor(script, args, first, ctx.workDir, "base"), strategy: "none", params: {}, seed: 0, timeoutMs, cwd: undefined, signal: ctx.signal, sandbox: ctx.sandbox };
     if (first) inputOf.set(baseSpec, first);
     const base = await execute(baseSpec);
     const lf = base.outcome.kind === "crash" ? loadFailure(base.result.stderr, base.trace?.events.length ?? 0) : null;
@@ -94,6 +97,10 @@ async function run(job: JobFor<"node">, ctx: EngineRunContext): Promise<EngineRe
     if (!base.trace) throw new FuzzFarmError("FF_ERR_ENGINE_SELFTEST", `the interceptor wrote no trace for ${script}: ${base.result.stderr.split("\n")[0] ?? ""}`);
     observedEvents = base.trace.events.length;
     await absorb(base, "none");
+    // guided search: the baseline is the observation run; its racing pairs are reversed one per guided run
+    const picker = inputs ? null : new GuidePicker(raceCandidates(base.trace.events));
+    let draw = (job.options.seedStart ^ 0x5bd1e995) >>> 0 || 1;
+    const nextDraw = () => { draw ^= draw << 13; draw >>>= 0; draw ^= draw >>> 17; draw ^= draw << 5; draw >>>= 0; return draw / 2 ** 32; };
 
     const nextSpec = (): RunSpec => {
       const i = pick++;
@@ -103,10 +110,13 @@ async function run(job: JobFor<"node">, ctx: EngineRunContext): Promise<EngineRe
       if (seeds.length > 0 && i % 4 === 3) { // every 4th run continues from a corpus entry with a fresh seed
         const s = seeds[(i >> 2) % seeds.length]!;
         strategy = s.strategy; params = { ...s.params }; seed = s.seed + 7919 * (i + 1);
+      } else if (picker && picker.size > 0 && i % 4 === 1) { // every 4th run reverses a racing pair, novel pairs first
+        const c = picker.next(seen, nextDraw());
+        if (c) { strategy = "guided"; params = guideParams(c); }
       }
       if (params.events === undefined && observedEvents > 0) params.events = observedEvents;
       const input = inputs?.next();
-      const spec: RunSpec = { ...commandFor(script, args, input, ctx.workDir, String(i)), strategy, params, seed, timeoutMs, coverage: knobs.coverage, signal: ctx.signal };
+      const spec: RunSpec = { ...commandFor(script, args, input, ctx.workDir, String(i)), strategy, params, seed, timeoutMs, coverage: knobs.coverage, signal: ctx.signal, sandbox: ctx.sandbox };
       if (input) inputOf.set(spec, input);
       return spec;
     };
@@ -156,7 +166,7 @@ async function run(job: JobFor<"node">, ctx: EngineRunContext): Promise<EngineRe
     for (let i = 0; i < knobs.confirmRuns && !ctx.signal.aborted; i++) {
       const input = f.reproducer.input !== undefined ? new Uint8Array(Buffer.from(f.reproducer.input, "base64")) : undefined;
       const cmd = commandFor(script, args, input, ctx.workDir, `confirm-${i}`);
-      const r = await replayOnce(cmd.script, cmd.args, f.reproducer, timeoutMs, ctx.signal);
+      const r = await replayOnce(cmd.script, cmd.args, f.reproducer, timeoutMs, ctx);
       if (failureSignature(r.outcome) === sig) k++;
     }
     return { ...f, detail: { ...f.detail, reproduced: `${k}/${knobs.confirmRuns}`, confirmed: k > 0 } };
@@ -180,10 +190,10 @@ async function reproduce(target: { path: string }, repro: Reproducer, ctx: Engin
   const cmd = commandFor(script, o.args ?? [], input, ctx.workDir, `repro-${randomInt(1e9)}`);
   if (!repro.trace) {
     // no recorded schedule: the seed alone (explores again, rarely the same order)
-    const ex = await execute({ ...cmd, strategy: o.strategy ?? "mix", params: o.params ?? {}, seed: repro.seed ?? randomInt(2 ** 31 - 1), timeoutMs: o.timeoutMs ?? 10_000, signal: ctx.signal });
+    const ex = await execute({ ...cmd, strategy: o.strategy ?? "mix", params: o.params ?? {}, seed: repro.seed ?? randomInt(2 ** 31 - 1), timeoutMs: o.timeoutMs ?? 10_000, signal: ctx.signal, sandbox: ctx.sandbox });
     return withInput(ex.outcome, input, o.args ?? []);
   }
-  return withInput((await replayOnce(cmd.script, cmd.args, repro, o.timeoutMs ?? 10_000, ctx.signal)).outcome, input, o.args ?? []);
+  return withInput((await replayOnce(cmd.script, cmd.args, repro, o.timeoutMs ?? 10_000, ctx)).outcome, input, o.args ?? []);
 }
 
 /**
@@ -198,7 +208,7 @@ async function minimize(target: { path: string }, repro: Reproducer, _stillFails
   const o = repro.options as { args?: string[]; timeoutMs?: number };
   const input = repro.input !== undefined ? new Uint8Array(Buffer.from(repro.input, "base64")) : undefined;
   const cmd = commandFor(resolve(target.path), o.args ?? [], input, ctx.workDir, "minimize");
-  const m = await minimizeSchedule({ script: cmd.script, args: cmd.args, trace: trace as never, timeoutMs: o.timeoutMs ?? 10_000, signal: ctx.signal });
+  const m = await minimizeSchedule({ script: cmd.script, args: cmd.args, trace: trace as never, timeoutMs: o.timeoutMs ?? 10_000, signal: ctx.signal, sandbox: ctx.sandbox });
   if (!m.reproduced) throw new FuzzFarmError("FF_ERR_BAD_JOB", "the recorded schedule no longer fails: nothing to minimize");
   return {
     reproducer: { ...repro, trace: { ...trace, holdSet: m.held } },

@@ -3,6 +3,7 @@
 // only H's events forced to wait for their recorded predecessors; the others
 // run as they arrive. The result is a 1-minimal H that still fails the same
 // way, explained as "X delayed past Y".
+import type { TargetSandbox } from "@fuzzfarm/protocol";
 import { execute } from "./execute";
 import { failureSignature } from "./outcome";
 import { toReplaySpec, type Trace } from "./trace";
@@ -14,14 +15,18 @@ export interface MinimizeOptions {
   args?: string[];
   /** The failing run's trace (as written by --trace-out or a finding's reproducer). */
   trace: Pick<Trace, "events"> & Partial<Trace>;
-  /** Per-run limit, ms. Default 10000. */
+  /** Per-run wall-clock limit, ms; 0: none. Default 10000. */
   timeoutMs?: number;
+  /** Per-run progress limit (see RunSpec.stallMs), ms. Default 0 (off). */
+  stallMs?: number;
   /** Replays per candidate; the candidate fails if any replay fails the same way. Default 2. */
   tries?: number;
   /** Stop after this many replays in all. Default 300. */
   maxRuns?: number;
   cwd?: string;
   signal?: AbortSignal;
+  /** The worker's sandbox for the replays (RunSpec.sandbox). Default: none. */
+  sandbox?: TargetSandbox;
 }
 
 export interface MinimizeResult {
@@ -53,7 +58,7 @@ export async function minimizeSchedule(opts: MinimizeOptions): Promise<MinimizeR
     runs++;
     const ex = await execute({
       script: opts.script, args: opts.args ?? [], strategy: "none", params: {}, seed: opts.trace.seed ?? 0,
-      timeoutMs: opts.timeoutMs ?? 10_000, replay: toReplaySpec(opts.trace, held), cwd: opts.cwd, signal: opts.signal,
+      timeoutMs: opts.timeoutMs ?? 10_000, stallMs: opts.stallMs ?? 0, replay: toReplaySpec(opts.trace, held), cwd: opts.cwd, signal: opts.signal, sandbox: opts.sandbox,
     });
     return { sig: failureSignature(ex.outcome), trace: ex.trace };
   };

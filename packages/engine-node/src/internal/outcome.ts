@@ -33,7 +33,8 @@ export function classify(r: RunResult, spec: RunSpec): Outcome {
   if (trace?.hang || r.killed || r.exitCode === HANG_EXIT_CODE && trace?.hang) {
     const pending = trace?.hang?.pending ?? ["(the event loop was blocked: no report)"];
     return {
-      kind: "hang", timeoutMs: spec.timeoutMs, message: `no exit within ${spec.timeoutMs} ms`,
+      kind: "hang", timeoutMs: spec.timeoutMs,
+      message: trace?.hang?.stallMs ? `no progress for ${trace.hang.stallMs} ms` : `no exit within ${spec.timeoutMs} ms`,
       stack: r.stderr.slice(-8000), reproducer: repro, detail: { ...detail, pendingHandles: pending },
     } satisfies Finding;
   }

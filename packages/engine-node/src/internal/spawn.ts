@@ -5,6 +5,7 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { sandboxedCommand, type TargetSandbox } from "@fuzzfarm/protocol";
 import type { Trace, ReplaySpec } from "./trace";
 import { PRELOAD, PRELOAD_DIR, execArgvFor } from "./paths";
 
@@ -15,12 +16,27 @@ export interface RunSpec {
   strategy: string;
   params: Record<string, number>;
   seed: number;
-  /** Wall-clock limit: the preload reports a hang at this point (exit 124). */
+  /** Wall-clock limit: the preload reports a hang at this point (exit 124). 0: none. */
   timeoutMs: number;
+  /**
+   * Progress limit: a hang is reported when no callback was delivered for
+   * this long although the program still waits (on no timer of its own and
+   * no child process). 0 or absent: off.
+   */
+  stallMs?: number;
+  /**
+   * Record the schedule (sites, every delivered event). false, with strategy
+   * "none" and no replay or coverage: pure pass-through, the trace has no
+   * events. Default true.
+   */
+  record?: boolean;
   replay?: ReplaySpec | null;
   /** Collect block coverage of the program's files (written into the trace). */
   coverage?: boolean;
+  /** The program's root (sites are named relative to it) and, without a sandbox, its working directory. Default process.cwd(). */
   cwd?: string;
+  /** The worker's sandbox: the process starts under its prefix, in its cwd (sites are still named relative to `cwd`). */
+  sandbox?: TargetSandbox;
   /** Where the program's stdout/stderr go; "pipe" collects them (default). */
   stdio?: "inherit" | "pipe";
   /** Called with each stderr chunk after the interceptor's frames are stripped (stdio "inherit"). */
@@ -37,6 +53,12 @@ export interface RunResult {
   durationMs: number;
   /** Killed by the launcher because even the preload's watchdog did not answer (blocked loop). */
   killed: boolean;
+  /**
+   * Traces of the child node processes the program started (each its own
+   * run, own seed), depth-first; `suffix` names the child after the parent's
+   * trace file (`.child-2.json`, a grandchild `.child-2.json.child-1.json`).
+   */
+  childTraces: { suffix: string; trace: Trace }[];
 }
 
 const MAX_OUT = 1 << 20;
@@ -47,19 +69,26 @@ export function stripOwnFrames(text: string): string {
   return text.split("\n").filter((l) => !l.includes(PRELOAD_DIR)).join("\n");
 }
 
+function readTrace(file: string): Trace | null {
+  if (!existsSync(file)) return null;
+  try { return JSON.parse(readFileSync(file, "utf8")) as Trace; } catch { return null; }
+}
+
 export function runSpawned(spec: RunSpec): Promise<RunResult> {
   const dir = mkdtempSync(join(tmpdir(), "ff-node-"));
   const traceOut = join(dir, "trace.json");
   const cfgFile = join(dir, "cfg.json");
   writeFileSync(cfgFile, JSON.stringify({
-    strategy: spec.strategy, params: spec.params, seed: spec.seed, traceOut, timeoutMs: spec.timeoutMs,
+    strategy: spec.strategy, params: spec.params, seed: spec.seed, traceOut, timeoutMs: spec.timeoutMs, stallMs: spec.stallMs ?? 0, record: spec.record ?? true,
     root: spec.cwd ?? process.cwd(), replay: spec.replay ?? null, coverage: !!spec.coverage,
   }));
-  const env: NodeJS.ProcessEnv = { ...process.env, FUZZFARM_NODE: cfgFile, UV_THREADPOOL_SIZE: "1" };
+  // one pool thread makes the order of pool effects replayable; a pass-through run keeps node's default
+  const env: NodeJS.ProcessEnv = { ...process.env, FUZZFARM_NODE: cfgFile, ...(spec.record === false ? {} : { UV_THREADPOOL_SIZE: "1" }) };
   delete env.NODE_OPTIONS;
   const t0 = performance.now();
-  const child = spawn(process.execPath, [...execArgvFor(spec.script, spec.args), "-r", PRELOAD, spec.script, ...spec.args], {
-    cwd: spec.cwd, env, stdio: spec.stdio === "inherit" ? ["inherit", "inherit", "pipe"] : ["ignore", "pipe", "pipe"],
+  const cmd = sandboxedCommand(spec.sandbox, process.execPath, [...execArgvFor(spec.script, spec.args), "-r", PRELOAD, spec.script, ...spec.args]);
+  const child = spawn(cmd.command, cmd.args, {
+    cwd: spec.sandbox?.cwd ?? spec.cwd, env, stdio: spec.stdio === "inherit" ? ["inherit", "inherit", "pipe"] : ["ignore", "pipe", "pipe"],
   });
   let stdout = "", stderr = "", pendingLine = "";
   child.stdout?.on("data", (d: Buffer) => { if (stdout.length < MAX_OUT) stdout += d.toString(); });
@@ -75,17 +104,24 @@ export function runSpawned(spec: RunSpec): Promise<RunResult> {
   });
   let killed = false;
   const kill = () => { killed = true; child.kill("SIGKILL"); };
-  const hard = setTimeout(kill, spec.timeoutMs + 3000);
+  const hard = spec.timeoutMs > 0 ? setTimeout(kill, spec.timeoutMs + 3000) : undefined;
   spec.signal?.addEventListener("abort", kill, { once: true });
   return new Promise((resolve) => {
     child.on("close", (code, sig) => {
       clearTimeout(hard);
       spec.signal?.removeEventListener("abort", kill);
       if (pendingLine && spec.onStderr) spec.onStderr(stripOwnFrames(pendingLine));
-      let trace: Trace | null = null;
-      if (existsSync(traceOut)) { try { trace = JSON.parse(readFileSync(traceOut, "utf8")) as Trace; } catch { trace = null; } }
+      const trace = readTrace(traceOut);
+      const childTraces: { suffix: string; trace: Trace }[] = [];
+      const collect = (t: Trace | null) => {
+        for (const c of t?.children ?? []) {
+          const ct = c.traceOut ? readTrace(c.traceOut) : null;
+          if (ct) { childTraces.push({ suffix: c.traceOut!.slice(traceOut.length), trace: ct }); collect(ct); }
+        }
+      };
+      collect(trace);
       rmSync(dir, { recursive: true, force: true });
-      resolve({ exitCode: code, signal: sig, stdout, stderr: stripOwnFrames(stderr), trace, durationMs: performance.now() - t0, killed });
+      resolve({ exitCode: code, signal: sig, stdout, stderr: stripOwnFrames(stderr), trace, durationMs: performance.now() - t0, killed, childTraces });
     });
     child.on("error", () => { /* reported through close */ });
   });

@@ -37,12 +37,17 @@ export interface Trace {
   strategy: { name: string; params: Record<string, number> };
   seed: number;
   mode: "fuzz" | "replay" | "replay-subset";
+  /** The directory event sites are relative to (the run's cwd): a replay computes its ids from the same one. */
+  root?: string;
   installed: string[];
   exitCode: number;
   heldAtExit: number;
   replaySkipped: number;
   uncaught: { origin: string; message: string; stack: string } | null;
-  hang: { timeoutMs: number; pending: string[] } | null;
+  /** timeoutMs > 0: the wall-clock limit was reached; stallMs: no progress for that long. */
+  hang: { timeoutMs: number; stallMs?: number; pending: string[] } | null;
+  /** Child node processes started by the program, each with its own seed and trace file. */
+  children?: { n: number; seed: number; command: string; traceOut: string | null }[];
   events: TraceEvent[];
   /** V8 ScriptCoverage of the program's files, when coverage was asked for. */
   coverage?: V8ScriptCoverage[];
@@ -57,10 +62,12 @@ export interface V8ScriptCoverage {
 export interface ReplaySpec {
   events: { id: string; seq: number; held: boolean; t: number }[];
   holdSet?: string[] | null;
+  /** The recording's root: event ids name sites relative to it, so a replay from another cwd still matches them. */
+  root?: string;
 }
 
-export function toReplaySpec(trace: Pick<Trace, "events">, holdSet?: string[] | null): ReplaySpec {
-  return { events: trace.events.map((e) => ({ id: e.id, seq: e.seq, held: e.held, t: e.t })), holdSet: holdSet ?? null };
+export function toReplaySpec(trace: Pick<Trace, "events" | "root">, holdSet?: string[] | null): ReplaySpec {
+  return { events: trace.events.map((e) => ({ id: e.id, seq: e.seq, held: e.held, t: e.t })), holdSet: holdSet ?? null, ...(trace.root ? { root: trace.root } : {}) };
 }
 
 /** A site without its column: the unit of race pairs and explanations. */
@@ -78,19 +85,27 @@ export function fingerprint(trace: Pick<Trace, "events">): string {
  * the moment A ran; written in the order they ran. Capped per run.
  */
 export function racePairs(trace: Pick<Trace, "events">, cap = 20_000): string[] {
+  // Pending events are counted per site key, not walked one by one: a
+  // program that queues thousands of callbacks from one site (a logger
+  // emitting an error per write after its worker died: 44,812 immediates in
+  // one pino test) made the per-event walk quadratic, minutes after the
+  // program had already exited.
   const evs = trace.events.filter((e) => !e.undelivered);
   const pairs = new Set<string>();
   const byReg = [...evs].sort((a, b) => a.reg - b.reg);
   const byDel = [...evs].sort((a, b) => a.del - b.del);
-  const active = new Set<TraceEvent>();
+  const pending = new Map<string, number>();
   let r = 0;
   for (const a of byDel) {
-    while (r < byReg.length && byReg[r]!.reg < a.del) active.add(byReg[r++]!);
-    active.delete(a);
+    while (r < byReg.length && byReg[r]!.reg < a.del) {
+      const k = siteKey(byReg[r++]!);
+      pending.set(k, (pending.get(k) ?? 0) + 1);
+    }
     const ka = siteKey(a);
-    for (const b of active) {
-      if (b.del <= a.del) { active.delete(b); continue; }
-      pairs.add(`${ka}|${siteKey(b)}`);
+    const left = (pending.get(ka) ?? 1) - 1;
+    if (left > 0) pending.set(ka, left); else pending.delete(ka);
+    for (const kb of pending.keys()) {
+      pairs.add(`${ka}|${kb}`);
       if (pairs.size >= cap) return [...pairs];
     }
   }

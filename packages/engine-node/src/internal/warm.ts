@@ -3,10 +3,11 @@
 // process start-up (bench/node-execs.ts measures the ratio). Semantics
 // differ from a plain process in what a worker cannot do (process.chdir,
 // signals); TypeScript targets and replays use spawned processes.
-import { fork, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { sandboxedCommand, type TargetSandbox } from "@fuzzfarm/protocol";
 import { WARM_WORKER_HOST } from "./paths";
 import { stripOwnFrames, type RunResult, type RunSpec } from "./spawn";
 import type { Trace } from "./trace";
@@ -16,9 +17,11 @@ interface HostReply { id: number; exitCode: number; stdout: string; stderr: stri
 class Host {
   private proc: ChildProcess;
   private waiting = new Map<number, (r: HostReply | null) => void>();
-  constructor() {
-    this.proc = fork(WARM_WORKER_HOST, [], {
-      env: { ...process.env, UV_THREADPOOL_SIZE: "1", NODE_OPTIONS: "" }, stdio: ["ignore", "ignore", "ignore", "ipc"], execArgv: [],
+  constructor(sandbox: TargetSandbox | null) {
+    // fork() without its execArgv, spelled as spawn so that the sandbox's prefix can come first
+    const cmd = sandboxedCommand(sandbox, process.execPath, [WARM_WORKER_HOST]);
+    this.proc = spawn(cmd.command, cmd.args, {
+      env: { ...process.env, UV_THREADPOOL_SIZE: "1", NODE_OPTIONS: "" }, stdio: ["ignore", "ignore", "ignore", "ipc"], cwd: sandbox?.cwd,
     });
     this.proc.on("message", (m: HostReply) => { this.waiting.get(m.id)?.(m); this.waiting.delete(m.id); });
     this.proc.on("exit", () => { for (const w of this.waiting.values()) w(null); this.waiting.clear(); this.dead = true; });
@@ -30,15 +33,15 @@ class Host {
   close(): void { if (!this.dead) this.proc.kill(); }
 }
 
-/** Runs programs in warm workers; `size` runs at a time. */
+/** Runs programs in warm workers; `size` runs at a time; the hosts start under `sandbox` (the worker's, per job). */
 export class WarmPool {
   private hosts: Host[] = [];
   private free: Host[] = [];
   private queue: ((h: Host) => void)[] = [];
   private nextId = 1;
   private dir = mkdtempSync(join(tmpdir(), "ff-warm-"));
-  constructor(readonly size: number) {
-    for (let i = 0; i < size; i++) { const h = new Host(); this.hosts.push(h); this.free.push(h); }
+  constructor(readonly size: number, private readonly sandbox: TargetSandbox | null = null) {
+    for (let i = 0; i < size; i++) { const h = new Host(sandbox); this.hosts.push(h); this.free.push(h); }
   }
 
   private acquire(): Promise<Host> {
@@ -47,7 +50,7 @@ export class WarmPool {
     return new Promise((resolve) => this.queue.push(resolve));
   }
   private release(h: Host): void {
-    if (h.dead) { const i = this.hosts.indexOf(h); h = new Host(); this.hosts[i] = h; }
+    if (h.dead) { const i = this.hosts.indexOf(h); h = new Host(this.sandbox); this.hosts[i] = h; }
     const next = this.queue.shift();
     if (next) next(h); else this.free.push(h);
   }
@@ -56,18 +59,18 @@ export class WarmPool {
     const host = await this.acquire();
     const id = this.nextId++;
     const traceOut = join(this.dir, `t${id}.json`);
-    const cfg = { strategy: spec.strategy, params: spec.params, seed: spec.seed, traceOut, timeoutMs: spec.timeoutMs, root: spec.cwd ?? process.cwd(), replay: spec.replay ?? null, coverage: !!spec.coverage };
+    const cfg = { strategy: spec.strategy, params: spec.params, seed: spec.seed, traceOut, timeoutMs: spec.timeoutMs, stallMs: spec.stallMs ?? 0, root: spec.cwd ?? process.cwd(), replay: spec.replay ?? null, coverage: !!spec.coverage };
     const t0 = performance.now();
     try {
       const script = resolve(spec.cwd ?? process.cwd(), spec.script);
       const reply = await host.send(id, { id, cfg, script, args: spec.args, timeoutMs: spec.timeoutMs });
       let trace: Trace | null = null;
       if (existsSync(traceOut)) { try { trace = JSON.parse(readFileSync(traceOut, "utf8")) as Trace; } catch { trace = null; } rmSync(traceOut, { force: true }); }
-      if (!reply) return { exitCode: null, signal: "SIGKILL", stdout: "", stderr: "warm host died", trace, durationMs: performance.now() - t0, killed: false };
+      if (!reply) return { exitCode: null, signal: "SIGKILL", stdout: "", stderr: "warm host died", trace, durationMs: performance.now() - t0, killed: false, childTraces: [] };
       let stderr = reply.stderr;
       if (reply.error && !trace?.uncaught) stderr += `\n${reply.error.stack}`;
       if (trace && !trace.uncaught && reply.error) trace.uncaught = { origin: "uncaughtException", message: reply.error.message, stack: stripOwnFrames(reply.error.stack) };
-      return { exitCode: reply.killed ? null : reply.exitCode, signal: reply.killed ? "SIGKILL" : null, stdout: reply.stdout, stderr: stripOwnFrames(stderr), trace, durationMs: performance.now() - t0, killed: reply.killed };
+      return { exitCode: reply.killed ? null : reply.exitCode, signal: reply.killed ? "SIGKILL" : null, stdout: reply.stdout, stderr: stripOwnFrames(stderr), trace, durationMs: performance.now() - t0, killed: reply.killed, childTraces: [] };
     } finally {
       this.release(host);
     }

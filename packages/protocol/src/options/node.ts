@@ -1,8 +1,7 @@
 import { z } from "zod";
+import { NODE_STRATEGIES } from "./node-strategies";
 
-/** Perturbation strategies of the Node event fuzzer. */
-export const NODE_STRATEGIES = ["none", "shuffle", "delay", "demux", "pct", "mix"] as const;
-export type NodeStrategy = (typeof NODE_STRATEGIES)[number];
+export { NODE_STRATEGIES, type NodeStrategy } from "./node-strategies";
 
 /** Options of the Node event-loop engine (owned by packages/engine-node). */
 export const NodeOptions = z.object({

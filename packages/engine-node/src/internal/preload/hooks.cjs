@@ -14,8 +14,9 @@
 // `call` replays it exactly, with the shared buffers it read snapshotted.
 'use strict';
 const timers = require('node:timers');
-const { S, resInfo, rearm, makeEvent, intercept, drop, hasHeld, refChanged } = require('./scheduler.cjs');
+const { S, resInfo, rearm, makeEvent, intercept, drop, hasHeld, refChanged, timerGate } = require('./scheduler.cjs');
 const { captureSite } = require('./sites.cjs');
+const { MODE } = require('./mode.cjs');
 
 const binding = (/** @type {string} */ name) => {
   const prev = process.noDeprecation;
@@ -34,7 +35,7 @@ const kImmRef = Symbol('ffImmRef');
 const timerKeys = new Map();
 const IMMEDIATE_KEY = { name: 'immediates' };
 /** Timers the program has armed and not yet seen fire or cleared (for hang reports). */
-const liveTimers = new Set();
+const liveTimers = S.liveTimers;
 
 function timerKey(/** @type {any} */ t) {
   let k = timerKeys.get(t._idleTimeout);
@@ -53,12 +54,19 @@ function installTimers() {
   /** @this {any} @param {any[]} args */
   function onTimeout(...args) {
     const timer = this;
+    if (!MODE.record) {
+      S.seq++;
+      if (!timer._repeat) liveTimers.delete(timer);
+      return Reflect.apply(timer[kRaw], timer, args);
+    }
     const ev = makeEvent('timeout', timer, timerKey(timer), () => {
       const fn = timer[kRaw];
       if (!timer._repeat) liveTimers.delete(timer);
       if (typeof fn === 'function') return Reflect.apply(fn, timer, args);
       return undefined;
     }, () => timer.hasRef());
+    ev.deadline = timer._idleStart + timer._idleTimeout;
+    ev.gate = () => timerGate(ev);
     if (timer._repeat) rearm(timer);
     return intercept(ev);
   }
@@ -69,7 +77,7 @@ function installTimers() {
       this[kRaw] = v;
       if (S.internal > 0) { this[kInternal] = true; return; }
       if (this[kInternal]) return;
-      if (typeof v === 'function') { rearm(this); liveTimers.add(this); }
+      if (typeof v === 'function') { if (MODE.record) rearm(this); liveTimers.add(this); }
       else { liveTimers.delete(this); drop(this, timerKey(this)); }
     },
   });
@@ -77,7 +85,7 @@ function installTimers() {
   TP.refresh = function () {
     if (!this[kInternal]) {
       if (hasHeld(this, timerKey(this))) drop(this, timerKey(this));
-      rearm(this);
+      if (MODE.record) rearm(this);
       liveTimers.add(this);
     }
     return refresh.call(this);
@@ -90,6 +98,7 @@ function installTimers() {
     // core nulls _onImmediate right after this call: keep the function now
     const imm = this;
     const fn = imm[kRaw];
+    if (!MODE.record) { S.seq++; return Reflect.apply(fn, imm, args); }
     const ev = makeEvent('immediate', imm, IMMEDIATE_KEY, () => Reflect.apply(fn, imm, args), () => imm[kImmRef] !== false);
     return intercept(ev);
   }
@@ -99,7 +108,7 @@ function installTimers() {
     set(v) {
       this[kRaw] = v;
       if (S.internal > 0) { this[kInternal] = true; return; }
-      if (!this[kInternal] && typeof v === 'function') { this[kImmRef] = true; resInfo(this); }
+      if (!this[kInternal] && typeof v === 'function') { this[kImmRef] = true; if (MODE.record) resInfo(this); }
     },
   });
   const iref = IP.ref, iunref = IP.unref;
@@ -141,6 +150,15 @@ function snapshot(/** @type {any[]} */ args) {
   return args;
 }
 
+/** The stdio pipe handles of the ChildProcess that owns a Process handle. */
+function stdioHandles(/** @type {any} */ proc) {
+  const sym = Object.getOwnPropertySymbols(proc).find((x) => x.description === 'owner_symbol');
+  const child = sym ? proc[sym] : null;
+  const out = [];
+  if (child && Array.isArray(child.stdio)) for (const s of child.stdio) if (s && s._handle) out.push(s._handle);
+  return out;
+}
+
 function installAsyncWrap() {
   const fsb = binding('fs');
   const AW = Object.getPrototypeOf(fsb.FSReqCallback.prototype);
@@ -149,6 +167,7 @@ function installAsyncWrap() {
     /** @this {any} @param {any[]} args */
     const wrapper = function (...args) {
       const obj = this;
+      if (!MODE.record && S.held === 0) { S.seq++; return Reflect.apply(obj[slot], obj, args); }
       const { kind, key } = classify(obj, name, args);
       snapshot(args);
       const refd = kind === 'exit' ? () => (typeof obj.hasRef === 'function' ? obj.hasRef() : true) : always;
@@ -161,12 +180,14 @@ function installAsyncWrap() {
         try { return Reflect.apply(fn, obj, args); } finally { S.forcePass--; }
       }, refd);
       if (kind === 'worker.exit') ev.gate = () => S.heldMessages === 0;
+      // a child's output written before it exited is read in the exit's poll phase at the latest
+      if (kind === 'exit') ev.samePhase = () => stdioHandles(obj);
       return intercept(ev);
     };
     Object.defineProperty(AW, name, {
       configurable: true,
       get() { return typeof this[slot] === 'function' ? wrapper : this[slot]; },
-      set(v) { this[slot] = v; if (typeof v === 'function' && !this.handle) resInfo(this); },
+      set(v) { this[slot] = v; if (typeof v === 'function' && !this.handle && MODE.record) resInfo(this); },
     });
   }
   installed.push('fs', 'dns', 'crypto', 'child.exit', 'worker.exit', 'connect', 'write');
@@ -208,6 +229,7 @@ function installStreams() {
   /** @this {any} @param {any} arrayBuffer */
   const onread = function (arrayBuffer) {
     const h = this;
+    if (!MODE.record && S.held === 0) { S.seq++; const fn = h[kRawRead]; return typeof fn === 'function' ? fn.call(h, arrayBuffer) : undefined; }
     const nread = sbs[kNread], offset = sbs[kOffset];
     if (arrayBuffer === undefined && nread > 0 && !S.queues.has(h)) {
       // onread:{buffer} sockets reuse one user buffer: never hold those
@@ -234,13 +256,19 @@ function installStreams() {
       get() { return this[kRawRead]; },
       set(v) {
         this[kRawRead] = v;
-        if (typeof v === 'function') resInfo(this);
+        if (typeof v === 'function' && MODE.record) resInfo(this);
         Reflect.set(LP, 'onread', typeof v === 'function' ? onread : v, this);
       },
     });
   }
-  // llhttp's consume() reads in C++ and bypasses onread: make the server use its JS path
-  Object.defineProperty(LP, '_consumed', { configurable: true, get: () => true, set: () => {} });
+  // llhttp's consume() reads in C++ and bypasses onread: make the server use
+  // its JS path (pass-through mode keeps consume(): nothing is held there)
+  const kConsumed = Symbol('ffConsumed');
+  Object.defineProperty(LP, '_consumed', {
+    configurable: true,
+    get() { return MODE.record ? true : this[kConsumed] === true; },
+    set(v) { this[kConsumed] = v; },
+  });
 
   // server.listen() with a host defers the handle's listen() to a lookup or a
   // nextTick, where no user frame is left: take the site at the public call.
@@ -314,6 +342,7 @@ function installFsPromises() {
   const kUsePromises = fsb.kUsePromises;
   /** @param {Promise<any>} p */
   function holdPromise(p) {
+    if (!MODE.record) return p;
     const res = {};
     resInfo(res);
     return new Promise((resolve, reject) => {

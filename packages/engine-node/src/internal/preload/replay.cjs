@@ -1,9 +1,13 @@
 // @ts-check
 // Replay by delivery order. An event recorded at seq s waits until every
 // event recorded before it has been delivered; events the recording never
-// saw pass through. A watchdog skips a recorded event that does not come
-// (50 ms plus 1.5x the recorded gap). With `holdSet` (minimization) only the
-// listed events wait; the others run as they arrive.
+// saw pass through. An event the recording held is also kept until the time
+// it was delivered at (ms since start): order alone lets it run early, and
+// then what it starts (a timer, a request) overtakes recorded events that
+// the recording delivered first, through events the recording never saw
+// because the run crashed before them. A watchdog skips a recorded event
+// that does not come (50 ms plus 1.5x the recorded gap). With `holdSet`
+// (minimization) only the listed events wait; the others run as they arrive.
 'use strict';
 const { S, hold, deliverSync, scheduleDrain, makeSlot, cancelSlot, now } = require('./scheduler.cjs');
 
@@ -22,13 +26,18 @@ function installReplay(rec) {
   let next = 0;
   let lastProgress = now();
   /** @type {any} */ let watchdog = null;
+  /** @type {any} */ let wake = null;
   let skipped = 0;
 
   const advance = () => { while (next < n && done[next]) next++; lastProgress = now(); };
   const waits = (/** @type {any} */ ev) => !!ev.rec && (!holdSet || holdSet.has(ev.id));
+  /** a held recorded event is not delivered before its recorded time */
+  const due = (/** @type {any} */ ev) => !ev.rec.held || now() - S.t0 >= ev.rec.t;
 
   const R = {
     get skipped() { return skipped; },
+    /** only some events wait (minimization): the other timers keep Node's deadline order */
+    subset: !!holdSet,
     /** @param {any} ev @param {any[] | undefined} q */
     intercept(ev, q) {
       ev.rec = byId.get(ev.id) || null;
@@ -46,7 +55,7 @@ function installReplay(rec) {
       return undefined;
     },
     /** ripe = may run now */
-    ripe(/** @type {any} */ ev) { return !waits(ev) || ev.rec.seq <= next; },
+    ripe(/** @type {any} */ ev) { return !waits(ev) || (ev.rec.seq <= next && due(ev)); },
     /** among ripe heads, the earliest recorded first */
     pick(/** @type {any[]} */ heads) {
       let b = 0;
@@ -63,7 +72,19 @@ function installReplay(rec) {
     },
     /** Nothing ripe: if events wait, watch for a recorded event that never comes. */
     arm() {
-      if (watchdog || S.held === 0) return;
+      if (S.held === 0) return;
+      // the next recorded events are here but early: wake at the first one's recorded time
+      let at = Infinity;
+      let atRefd = false;
+      for (const q of S.queues.values()) {
+        const h = q[0];
+        if (h && waits(h) && h.rec.seq <= next && !due(h) && S.t0 + h.rec.t < at) { at = S.t0 + h.rec.t; atRefd = h.refd(); }
+      }
+      if (at < Infinity) {
+        if (!wake) wake = makeSlot(() => { wake = null; scheduleDrain(); }, Math.max(1, Math.ceil(at - now())), atRefd);
+        return;
+      }
+      if (watchdog) return;
       let refd = false;
       for (const q of S.queues.values()) for (const ev of q) if (ev.refd()) refd = true;
       const mark = next;
@@ -77,7 +98,7 @@ function installReplay(rec) {
         scheduleDrain();
       }, Math.ceil(allowance), refd);
     },
-    stop() { cancelSlot(watchdog); watchdog = null; },
+    stop() { cancelSlot(watchdog); watchdog = null; cancelSlot(wake); wake = null; },
   };
   S.replay = R;
   return R;

@@ -21,6 +21,12 @@ const origSetImmediate = timers.setImmediate;
 const origClearTimeout = timers.clearTimeout;
 const origClearImmediate = timers.clearImmediate;
 const now = () => performance.now();
+/**
+ * Node's timer clock is libuv's loop time in whole ms: two timers whose
+ * deadlines are at most this far apart may run in either order (older Node
+ * versions did swap them); timers further apart always run in deadline order.
+ */
+const TICK_MS = 1;
 
 /** Shared state of the interceptor (one per thread). */
 const S = {
@@ -33,6 +39,19 @@ const S = {
   /** @type {Map<any, any[]>} */ queues: new Map(),
   held: 0,
   heldMessages: 0,
+  /** held timer events (kind 'timeout'): the late loop's queue, in deadline order when released */
+  /** @type {Set<any>} */ heldTimers: new Set(),
+  /** the program's armed timers, not yet delivered or cleared (hooks.cjs keeps it) */
+  /** @type {Set<any>} */ liveTimers: new Set(),
+  /** loop time of the timers phase in progress: a timer due by then runs before the next check phase */
+  coDue: -Infinity,
+  /** events delivered so far, and the held events that wait for a number of them (postponed until others ran) */
+  delivered: 0,
+  /** @type {Set<any>} */ waiters: new Set(),
+  /** @type {any} */ coDueReset: null,
+  /** number of the loop phase reads and child exits arrive in (see arrivalPhase) */
+  arrPhase: 0,
+  /** @type {any} */ arrPhaseEnd: null,
   /** event being delivered (for sites of resources created without a user frame) */
   /** @type {any} */ current: null,
   /** >0 while the interceptor creates its own timers/immediates */
@@ -43,6 +62,8 @@ const S = {
   /** @type {any} */ replay: null,
   /** @type {(h: any) => void} */ resumeHandle: () => {},
   /** @type {(h: any) => void} */ stopHandle: () => {},
+  /** the registration record of a resource, if it has one */
+  infoOf: (/** @type {object} */ res) => infos.get(res),
 };
 
 /** @type {WeakMap<object, any>} */
@@ -66,13 +87,20 @@ function resInfo(res, known) {
   const api = c ? c.api : S.current ? S.current.api : '';
   const ord = (siteOrd.get(site) || 0) + 1;
   siteOrd.set(site, ord);
-  r = { site, api, ord, reg: S.clock++, n: Object.create(null) };
+  // the execution that issued it (an internal step inherits its user call's)
+  const regAsync = c || !S.current ? executionAsyncId() : S.current.info.regAsync;
+  r = { site, api, ord, reg: S.clock++, regAsync, armedAt: /** @type {number | undefined} */ (undefined), armAsync: -1, n: Object.create(null) };
   infos.set(res, r);
   return r;
 }
 
 /** Mark a resource as (re-)armed now: its next event is pending from here. */
-function rearm(/** @type {object} */ res) { resInfo(res).reg = S.clock++; }
+function rearm(/** @type {object} */ res) {
+  const r = resInfo(res);
+  r.reg = S.clock++;
+  r.armedAt = now();
+  r.armAsync = executionAsyncId();
+}
 
 /**
  * @param {string} kind @param {object} res @param {any} key
@@ -85,9 +113,28 @@ function makeEvent(kind, res, key, call, refd) {
   return {
     id: `${kind}@${info.site}#${info.ord}.${n}`, kind, site: info.site, api: info.api, info, res, key, call, refd,
     reg: info.reg, arr: S.clock++, asyncId: executionAsyncId(), triggerId: triggerAsyncId(),
-    held: false, delay: -1, ripe: false, ripeAt: 0, prio: 0, /** @type {any} */ ar: null, /** @type {any} */ slot: null,
+    deadline: 0, waitFor: 0, until: 0, held: false, delay: -1, ripe: false, ripeAt: 0, prio: 0, /** @type {any} */ ar: null, /** @type {any} */ slot: null,
     /** @type {any} */ gate: null, /** @type {any} */ rec: null, dropped: false,
+    /** @type {(() => any[]) | null} keys whose earlier-arrived reads run in this event's poll phase */ samePhase: null,
+    ap: kind === 'read' || kind === 'exit' ? arrivalPhase() : -1,
   };
+}
+
+/**
+ * The poll phase an event arrives from core in, as a number: every read and
+ * child exit arriving before the next check phase shares it (one unref'd
+ * immediate ends it; none is armed while nothing arrives).
+ */
+function arrivalPhase() {
+  if (!S.arrPhaseEnd) {
+    S.arrPhase++;
+    S.internal++;
+    try {
+      S.arrPhaseEnd = origSetImmediate(() => { S.arrPhaseEnd = null; });
+      S.arrPhaseEnd.unref();
+    } finally { S.internal--; }
+  }
+  return S.arrPhase;
 }
 
 // ---- slots ---------------------------------------------------------------
@@ -127,9 +174,75 @@ function deliverSync(/** @type {any} */ ev) {
     held: ev.held, delay: ev.delay, reg: ev.reg, arr: ev.arr, del: S.clock++, t: Math.round(t * 100) / 100,
   });
   if (S.replay) S.replay.delivered(ev);
+  if (ev.kind === 'timeout') timersPhase(ev.deadline);
+  S.delivered++;
+  if (S.strategy && S.strategy.delivered) S.strategy.delivered(ev);
+  if (S.waiters.size) {
+    let woke = false;
+    for (const w of S.waiters) {
+      if (w !== ev && S.delivered >= w.until) { S.waiters.delete(w); w.ripe = true; w.ripeAt = now(); woke = true; }
+    }
+    if (woke) scheduleDrain();
+  }
   const prev = S.current;
   S.current = ev;
-  try { return ev.call(); } finally { S.current = prev; }
+  // captured before the call: the callback may close the handles
+  const after = !S.replay && ev.samePhase ? ev.samePhase() : null;
+  try { return ev.call(); } finally {
+    S.current = prev;
+    if (after && after.length) { releaseSamePhase(ev, after); openExitWindow(ev, after); }
+  }
+}
+
+/**
+ * A child's exit and its output, as libuv reports them. The exit comes from
+ * the SIGCHLD signal pipe in a poll phase; there libuv reaps every child that
+ * has exited by then, so a child whose SIGCHLD came after epoll returned is
+ * reported exited in that phase while the bytes it wrote before exiting show
+ * up in the next poll phase's epoll batch. Either way the output is read no
+ * later than the poll phase after the exit's (plain Node under load: never
+ * after a 20 ms timer armed on 'exit'), so a grace timer armed in the exit
+ * callback finds it. Holding such a read longer is not a schedule Node can
+ * produce: a 50 ms grace timer on 'exit' fired before the output it waits for
+ * (a false alarm on simple-git 1.105.0).
+ *
+ * Phases are counted by arrivalPhase (phases in which a read or exit
+ * arrived), so "the next poll phase" is the next one with an arrival.
+ */
+/** stdio handle -> last arrival phase whose reads of it run without delay (set when its child's exit is delivered) */
+/** @type {WeakMap<any, number>} */
+const exitWindow = new WeakMap();
+
+/** A read that belongs to a delivered exit's window: delivered as it arrives. */
+function inExitWindow(/** @type {any} */ ev) {
+  const last = exitWindow.get(ev.key);
+  return last !== undefined && ev.ap <= last;
+}
+
+function openExitWindow(/** @type {any} */ ev, /** @type {any[]} */ keys) {
+  // an exit delivered late (it was held) still covers the phase it is delivered in
+  const last = Math.max(ev.ap + 1, S.arrPhaseEnd ? S.arrPhase : S.arrPhase + 1);
+  for (const k of keys) exitWindow.set(k, last);
+}
+
+/**
+ * Release, right after `ev`, the held reads of `keys` that arrived from core
+ * before it or within its window (its poll phase and the next), oldest first,
+ * nextTicks and microtasks drained between them and no timer, check phase or
+ * other I/O in between.
+ */
+function releaseSamePhase(/** @type {any} */ ev, /** @type {any[]} */ keys) {
+  for (;;) {
+    let next = null;
+    for (const k of keys) {
+      const q = S.queues.get(k);
+      const h = q && q[0];
+      if (h && h.kind === 'read' && (h.arr < ev.arr || h.ap <= ev.ap + 1) && (!next || h.arr < next.arr)) next = h;
+    }
+    if (!next) return;
+    /** @type {any} */ (process)._tickCallback();
+    release(next);
+  }
 }
 
 function readyHeads() {
@@ -150,6 +263,8 @@ function unqueue(/** @type {any} */ ev) {
   if (q.length === 0) S.queues.delete(ev.key);
   S.held--;
   if (ev.kind === 'message') S.heldMessages--;
+  if (ev.kind === 'timeout') S.heldTimers.delete(ev);
+  S.waiters.delete(ev);
   cancelSlot(ev.slot);
   ev.slot = null;
 }
@@ -166,11 +281,78 @@ function release(/** @type {any} */ ev) {
   }
 }
 
+/**
+ * Timers run in deadline order (Node's timer lists sit in a priority queue by
+ * their next deadline): a fired timer may pass no held timer that is due
+ * earlier, or equally early and fired first. A held (late) timer therefore
+ * holds back every timer due after it: the loop is late as a whole.
+ * In a full replay the recorded order rules instead.
+ */
+function timerGate(/** @type {any} */ ev) {
+  if (S.replay && !S.replay.subset) return true;
+  for (const t of S.heldTimers) {
+    if (t !== ev && (t.deadline < ev.deadline || (t.deadline === ev.deadline && t.arr < ev.arr))) return false;
+  }
+  // an armed timer due earlier that has not fired yet: Node can fire it after
+  // this one only because our own release slots share its duration lists
+  for (const tm of S.liveTimers) {
+    if (tm !== ev.res && !tm._destroyed && typeof tm._idleStart === 'number' && tm._idleStart + tm._idleTimeout < ev.deadline) return false;
+  }
+  return true;
+}
+
+/**
+ * A timer ran: the loop's time is at least its deadline until the next check
+ * phase, so a timer due by then that fires in the meantime must run in this
+ * same timers phase (intercept delivers it at once).
+ */
+function timersPhase(/** @type {number} */ v) {
+  if (v > S.coDue) S.coDue = v;
+  if (S.coDueReset) return;
+  S.internal++;
+  try {
+    S.coDueReset = origSetImmediate(() => { S.coDueReset = null; S.coDue = -Infinity; });
+    S.coDueReset.unref();
+  } finally { S.internal--; }
+}
+
+/**
+ * Release a held timer as one timers phase does: after it, every held timer
+ * due by the phase's loop time runs too, in deadline order (those within one
+ * clock tick in the strategy's order), nextTicks and microtasks drained
+ * between them and no check phase or I/O callback in between. The loop time
+ * is the released timer's deadline, or for a late loop (strategy.lateLoop)
+ * now: every timer that has fired by now is due.
+ */
+function releaseTimers(/** @type {any} */ first) {
+  release(first);
+  if (S.replay) return;
+  const bound = S.strategy.lateLoop && S.strategy.lateLoop(first) ? Infinity : first.deadline;
+  timersPhase(bound);
+  for (;;) {
+    /** @type {any[]} */
+    const due = [];
+    let min = Infinity;
+    for (const t of S.heldTimers) {
+      const q = S.queues.get(t.key);
+      if (q && q[0] === t && t.deadline <= bound) { due.push(t); if (t.deadline < min) min = t.deadline; }
+    }
+    if (due.length === 0) return;
+    const band = due.filter((t) => t.deadline <= min + TICK_MS).sort((a, b) => a.deadline - b.deadline || a.arr - b.arr);
+    const next = band.length === 1 ? band[0] : band[S.strategy.pick(band)];
+    /** @type {any} */ (process)._tickCallback();
+    release(next);
+  }
+}
+
 /** Deliver one ready head (strategy's pick), then make sure the others get a drain. */
 function pump() {
   try {
     const heads = readyHeads();
-    if (heads.length) release(heads.length === 1 ? heads[0] : heads[S.replay ? S.replay.pick(heads) : S.strategy.pick(heads)]);
+    if (heads.length) {
+      const ev = heads.length === 1 ? heads[0] : heads[S.replay ? S.replay.pick(heads) : S.strategy.pick(heads)];
+      if (ev.kind === 'timeout') releaseTimers(ev); else release(ev);
+    }
   } finally {
     scheduleDrain();
   }
@@ -195,10 +377,13 @@ function hold(/** @type {any} */ ev, /** @type {number} */ delay) {
   q.push(ev);
   S.held++;
   if (ev.kind === 'message') S.heldMessages++;
+  if (ev.kind === 'timeout') S.heldTimers.add(ev);
   // libuv keeps reading while reads are held: stop it (memory), except in a
   // replay, where stopping would merge later chunks into fewer reads and so
   // rename the recorded events
   if (ev.kind === 'read' && !S.replay) S.stopHandle(ev.res);
+  // postponed until `waitFor` other events have run, or `delay` ms at most
+  if (ev.waitFor > 0) { ev.until = S.delivered + ev.waitFor; S.waiters.add(ev); }
   if (delay >= 0) {
     ev.ripeAt = now() + delay;
     ev.slot = makeSlot(() => { ev.slot = null; ev.ripe = true; pump(); }, delay, ev.refd());
@@ -213,8 +398,10 @@ function intercept(/** @type {any} */ ev) {
   const q = S.queues.get(ev.key);
   if (S.forcePass > 0 && ev.kind === 'message' && !q) return deliverSync(ev);
   if (S.replay) return S.replay.intercept(ev, q);
-  const d = S.strategy.hold(ev);
-  if (d < 0 && !q && (!ev.gate || ev.gate())) return deliverSync(ev);
+  const d = (ev.kind === 'timeout' && ev.deadline <= S.coDue) || (ev.kind === 'read' && inExitWindow(ev)) ? -1 : S.strategy.hold(ev);
+  if (d < 0 && !q && (!ev.gate || ev.gate())) {
+    try { return deliverSync(ev); } finally { if (ev.kind === 'timeout' && S.heldTimers.size) scheduleDrain(); }
+  }
   hold(ev, d < 0 ? 0 : d);
   return undefined;
 }
@@ -257,5 +444,5 @@ function hasHeld(res, key) {
 
 module.exports = {
   S, resInfo, rearm, makeEvent, intercept, hold, pump, scheduleDrain, drop, hasHeld, refChanged, deliverSync, pendingRecords,
-  makeSlot, cancelSlot, readyHeads, origSetTimeout, origClearTimeout, now,
+  makeSlot, cancelSlot, readyHeads, origSetTimeout, origClearTimeout, now, timerGate, TICK_MS,
 };

@@ -9,6 +9,8 @@
 const path = require('node:path');
 const { fileURLToPath } = require('node:url');
 
+const { MODE } = require('./mode.cjs');
+
 const SELF_DIR = __dirname;
 /** @type {Map<string, string>} */
 const relCache = new Map();
@@ -50,6 +52,7 @@ function apiName(cs) {
  * @returns {{site: string, api: string} | null}
  */
 function captureSite(root) {
+  if (!MODE.record) return null;
   const limit = Error.stackTraceLimit;
   const prep = Error.prepareStackTrace;
   Error.stackTraceLimit = 30;
