@@ -91,7 +91,8 @@ test("history oracle: accepts a real order, rejects lost updates", () => {
   const sites = siteTable(p);
   assert.equal(checkHistory(p, sites, ev.logs, ev.cells).ok, true);
   // Duplicate a thread's log of an add-class RMW chain: two ops claiming to read the same value.
-  const rmw = [...sites.values()].find((s) => s.kind === "rmw" && (s.op === "add" || s.op === "sub") && s.v !== 0n);
+  const ran = new Set(ev.logs.flat().map(([s]) => s));
+  const rmw = [...sites.values()].find((s) => s.kind === "rmw" && (s.op === "add" || s.op === "sub") && s.v !== 0n && ran.has(s.site));
   assert.ok(rmw);
   const logs = ev.logs.map((l) => [...l]);
   const t = logs.findIndex((l) => l.some(([s]) => s === rmw!.site));

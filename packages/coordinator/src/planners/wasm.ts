@@ -16,6 +16,9 @@ export const planWasm: Planner = ({ jobId, campaignId, target, config, corpus, r
     if (s.strategy) base.strategy = s.strategy;
     chosen = [e!.id];
   }
+  // Engine x tier matrix: each job compares the baseline with one configuration, in turn over jobs.
+  const matrix = Array.isArray(base.engineMatrix) ? (base.engineMatrix as string[]) : [];
+  if (matrix.length) base.engines = [rng.pick(matrix)];
   return {
     chosen,
     payload: {

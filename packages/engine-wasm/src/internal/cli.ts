@@ -8,11 +8,13 @@ import { emitWat } from "./gen/emit";
 import { generate } from "./gen/generate";
 import { Harness, type FaultSpec } from "./harness";
 import { minimizeFinding, toFinding } from "./findings";
-import { loadLitmus, runLitmus } from "./litmus/litmus";
+import { loadLitmus, runLitmus, type LitmusReport } from "./litmus/litmus";
 import { checkOptimizer, OPT_LEVELS, type OptLevel } from "./optimize";
 import { checkStrategy } from "./runner/strategies";
 import { FAULT_KINDS, type FaultKind } from "./text/faults";
 import { encodeWat, encodeWatBinaryen } from "./wasm-tools";
+import { cmdEngines, ENGINE_CLI_OPTIONS, ENGINES_HELP, enginesFromArgs } from "./cli-engines";
+import { engineConfigIds } from "./runner/engines";
 
 export interface CliIo {
   stdout: (s: string) => void;
@@ -27,14 +29,17 @@ commands:
   litmus FILE.wasm   run a litmus module (exports t0..tN-1, optional final) under a schedule strategy
   gen                print the .wat of a generated program
   run                generate programs and check them against every oracle (local, no farm)
+  engines FILE.wasm  run a module on node, deno and bun (and their tiers); name the odd one out
 
 Run 'fuzzfarm wasm <command> --help' for the options of a command.
 `,
   litmus: `usage: fuzzfarm wasm litmus FILE.wasm|FILE.wat [options]
 
   --runs N          runs (default 200)
-  --strategy S      race | token | pct | pct:D | delay | barrier | mix | dfs (default race);
-                    dfs runs every schedule once, systematically, and stops when done
+  --strategy S      auto | race | token | pct | pct:D | delay | barrier | mix | dfs (default auto);
+                    auto explores systematically (one run per order of racing accesses) within
+                    half the runs, says whether it got through, then runs guided random schedules;
+                    dfs runs every interleaving of accesses once and stops when done
   --seed N          schedule seed (default 0)
   --fault K         inject a fault: ${FAULT_KINDS.join(", ")}
   --tier T          default | liftoff | turbofan (default default)
@@ -62,9 +67,12 @@ Exit 1 when an outcome outside the SC-allowed set was seen.
   --no-tiers        skip the Liftoff/TurboFan comparison
   --fault K[:WHERE] inject a fault (${FAULT_KINDS.join(", ")}); WHERE = all | liftoff | optimized
   --minimize        minimize each failing program
+  --engines LIST    also compare other engines under the same schedules: comma list of deno, bun
+                    (--tiers: each engine's tiers too; --deno/--bun PATH, --cmd NAME=ARGV as in 'engines')
   --json            one JSON object per program
 Exit 1 when any program failed an oracle.
 `,
+  engines: ENGINES_HELP,
 };
 
 class Usage extends Error {}
@@ -98,13 +106,14 @@ export async function runWasmCli(argv: string[], io: Partial<CliIo> = {}): Promi
       out.stdout(HELP.main!);
       return cmd ? 0 : 2;
     }
-    if (!(cmd in HELP) || cmd === "main") throw new Usage(`unknown command '${cmd}' (litmus, gen, run)`);
+    if (!(cmd in HELP) || cmd === "main") throw new Usage(`unknown command '${cmd}' (litmus, gen, run, engines)`);
     if (rest.includes("--help") || rest.includes("-h")) {
       out.stdout(HELP[cmd]!);
       return 0;
     }
     if (cmd === "gen") return await cmdGen(rest, out);
     if (cmd === "litmus") return await cmdLitmus(rest, out);
+    if (cmd === "engines") return await cmdEngines(rest, out);
     return await cmdRun(rest, out);
   } catch (e) {
     if (e instanceof Usage || (e instanceof TypeError && "code" in e && String((e as { code: unknown }).code).startsWith("ERR_PARSE_ARGS"))) {
@@ -136,7 +145,7 @@ async function cmdLitmus(args: string[], out: CliIo): Promise<number> {
     options: { runs: { type: "string" }, strategy: { type: "string" }, seed: { type: "string" }, json: { type: "boolean" }, fault: { type: "string" }, tier: { type: "string" } },
   });
   if (positionals.length !== 1) throw new Usage("litmus needs exactly one FILE.wasm");
-  const strategy = values.strategy ?? "race";
+  const strategy = values.strategy ?? "auto";
   checkStrategy(strategy, true);
   if (values.fault && !(FAULT_KINDS as readonly string[]).includes(values.fault)) throw new Usage(`--fault must be one of ${FAULT_KINDS.join(", ")}`);
   if (values.tier && !["default", "liftoff", "turbofan"].includes(values.tier)) throw new Usage("--tier must be default, liftoff or turbofan");
@@ -151,8 +160,7 @@ async function cmdLitmus(args: string[], out: CliIo): Promise<number> {
       out.stdout(`${r.file}: ${r.threads} threads, ${r.runs} runs, strategy ${r.strategy}, seed ${r.seed}\n`);
       for (const [oc, n] of Object.entries(r.outcomes).sort((a, b) => b[1] - a[1]))
         out.stdout(`  ${JSON.stringify(oc).padEnd(24)} ${String(n).padStart(6)}  first at run ${r.firstSeen[oc]}${r.allowed && !r.allowed.includes(oc) ? "  FORBIDDEN under SC" : ""}\n`);
-      if (r.exhausted) out.stdout(`  every schedule explored (${r.runs} runs, one per schedule at yield-point granularity)\n`);
-      else if (r.exhausted === false) out.stdout(`  exploration not finished within --runs ${runs}\n`);
+      for (const line of explorationLines(r, runs)) out.stdout(`  ${line}\n`);
       if (r.allowed) out.stdout(`  allowed under SC: ${r.allowed.length} (${r.allowed.filter((a) => a in r.outcomes).length} seen)\n`);
       else out.stdout(`  (module too large or outside the reference interpreter's subset: no allowed set)\n`);
       for (const [k, n] of Object.entries(r.errors)) out.stdout(`  ${k}: ${n} runs\n`);
@@ -163,15 +171,39 @@ async function cmdLitmus(args: string[], out: CliIo): Promise<number> {
   }
 }
 
+/** What the systematic exploration of `auto` / `dfs` got through, in words. */
+export function explorationLines(r: LitmusReport, budget: number): string[] {
+  const e = r.exploration;
+  if (!e) return [];
+  const seen = r.allowed ? r.allowed.filter((a) => a in r.outcomes).length : Object.keys(r.outcomes).length;
+  const unit = e.reduced ? "order of racing accesses" : "interleaving of memory accesses";
+  const lines: string[] = [];
+  const split = e.guidedRuns ? `: ${e.systematicRuns} systematic, ${e.guidedRuns} guided` : "";
+  if (e.exhausted) {
+    const all = r.allowed && seen === r.allowed.length;
+    lines.push(all
+      ? `exhaustive: all ${r.allowed!.length} SC outcomes seen (every ${unit} ran, ${e.exhaustedAfter} runs${split})`
+      : `exhaustive: every ${unit} ran (${e.exhaustedAfter} runs${split}); ${seen}${r.allowed ? ` of ${r.allowed.length} SC` : ""} outcomes seen`);
+    if (e.randomRuns > 0) lines.push(`then ${e.randomRuns} runs of random token schedules`);
+  } else {
+    lines.push(`systematic: ${e.systematicRuns} runs, not exhausted within --runs ${budget} (${e.frontier} alternatives left, at least that many runs; ${e.flippedPairs} of ${e.racingPairs} racing pairs seen in both orders)`);
+    if (e.guidedRuns > 0) lines.push(`guided random: ${e.guidedRuns} runs (untried alternatives in seeded order, those reversing racing pairs not yet seen reversed first)`);
+  }
+  if (r.allowed) lines.push(`${seen === r.allowed.length ? "all" : `${seen} of`} ${r.allowed.length} SC-allowed outcomes seen${seen === r.allowed.length ? ` by run ${Math.max(...r.allowed.map((a) => r.firstSeen[a]!)) + 1}` : ""}`);
+  return lines;
+}
+
 async function cmdRun(args: string[], out: CliIo): Promise<number> {
   const { values } = parseArgs({
     args,
     options: {
       seed: { type: "string" }, count: { type: "string" }, runs: { type: "string" }, strategy: { type: "string" }, preset: { type: "string" }, config: { type: "string" },
       optimizer: { type: "string" }, "optimizer-cmd": { type: "string" }, "opt-levels": { type: "string" }, "no-tiers": { type: "boolean" },
-      fault: { type: "string" }, minimize: { type: "boolean" }, json: { type: "boolean" },
+      fault: { type: "string" }, minimize: { type: "boolean" }, json: { type: "boolean" }, ...ENGINE_CLI_OPTIONS,
     },
   });
+  const engineSpecs = values.engines ? enginesFromArgs(values) : [];
+  const engines = engineConfigIds(engineSpecs, !!values.tiers).filter((id) => id !== "default");
   const cfg = genConfig(values);
   const strategy = values.strategy ?? "mix";
   checkStrategy(strategy);
@@ -187,12 +219,12 @@ async function cmdRun(args: string[], out: CliIo): Promise<number> {
   await checkOptimizer(optimizer);
   const seed0 = int(values.seed, "seed", 0);
   const count = int(values.count, "count", 10);
-  const h = new Harness();
+  const h = new Harness({}, { engines: engineSpecs });
   let failed = 0;
   try {
     for (let s = seed0; s < seed0 + count; s++) {
       const p = generate(s, cfg);
-      const opts = { runs: int(values.runs, "runs", 20), strategy, optimizer, optLevels: levels as OptLevel[], tiers: !values["no-tiers"], fault };
+      const opts = { runs: int(values.runs, "runs", 20), strategy, optimizer, optLevels: levels as OptLevel[], tiers: !values["no-tiers"], fault, engines };
       const r = await h.check(p, opts);
       if (r.findings.length) failed++;
       const findings = [];

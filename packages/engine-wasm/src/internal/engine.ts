@@ -63,7 +63,7 @@ async function runGenerator(t: Extract<WasmTarget, { kind: "generator" }>, job: 
   const o = job.options;
   const optimizer: OptimizerSource = { path: o.optimizer, cmd: o.optimizerCmd };
   await checkOptimizer(optimizer);
-  const h = new Harness();
+  const h = new Harness({}, { sandbox: ctx.sandbox });
   const deadline = t0 + job.budget.seconds * 1000;
   const optLevels = ["O1", "O2", "O3", "Os"] as const;
   const seen = new Set<string>();
@@ -82,7 +82,7 @@ async function runGenerator(t: Extract<WasmTarget, { kind: "generator" }>, job: 
       // Corpus seeds get fresh schedules: the schedule seed is salted by the job.
       const salt = fromCorpus ? subSeed(seed, hashStr(job.jobId)) : seed;
       const opts: Partial<CheckOptions> = {
-        strategy: o.strategy, runs: o.runsPerProgram, optimizer, optLevels: [optLevels[i % optLevels.length]!], tiers: true,
+        strategy: o.strategy, runs: o.runsPerProgram, optimizer, optLevels: [optLevels[i % optLevels.length]!], tiers: true, engines: o.engines ?? [],
         ...(o.fault ? { fault: o.fault } : {}),
       };
       const report = await h.check({ ...p, seed: salt }, opts);
@@ -99,6 +99,12 @@ async function runGenerator(t: Extract<WasmTarget, { kind: "generator" }>, job: 
           features: fresh.slice(0, 10_000),
           execTimeUs: Math.round((report.ms * 1000) / Math.max(1, report.execs)),
         });
+      // Per-engine yield (the campaign page lists it beside the strategies): each compared configuration.
+      for (const id of o.engines ?? []) {
+        const ey = (acc.yieldBy[`engine:${id}`] ??= { execs: 0, newFeatures: 0, findings: 0 });
+        ey.execs += report.execsBy[id] ?? 0;
+        ey.findings += report.findings.filter((f) => f.config.tier === id).length;
+      }
       for (const f of report.findings) {
         const key = `${f.oracle}:${f.config.tier}:${f.config.opt}:${report.shape}`;
         if (seen.has(key) || acc.findings.length >= 200) continue;
@@ -118,8 +124,8 @@ async function runGenerator(t: Extract<WasmTarget, { kind: "generator" }>, job: 
 async function runLitmusJob(t: Extract<WasmTarget, { kind: "litmus" }>, job: JobFor<"wasm">, ctx: EngineRunContext, acc: Acc, t0: number): Promise<void> {
   const m = await loadLitmus(t.file);
   const fileHash = createHash("sha256").update(m.bytes).digest("hex").slice(0, 12);
-  const strategy = job.options.strategy === "mix" ? "race" : job.options.strategy;
-  const h = new Harness();
+  const strategy = job.options.strategy === "mix" ? "auto" : job.options.strategy; // the farm default, mix, is the litmus default here
+  const h = new Harness({}, { sandbox: ctx.sandbox });
   const deadline = t0 + job.budget.seconds * 1000;
   try {
     for (let round = 0; !ctx.signal.aborted && performance.now() < deadline && acc.execs < job.budget.runs; round++) {
@@ -213,10 +219,10 @@ export const wasmEngine: Engine<"wasm"> = {
     };
   },
 
-  async reproduce(target: { path: string }, repro: Reproducer, _ctx: EngineRunContext): Promise<Outcome> {
+  async reproduce(target: { path: string }, repro: Reproducer, ctx: EngineRunContext): Promise<Outcome> {
     const trace = (repro.trace ?? {}) as Record<string, any>;
     const opts = repro.options as Record<string, any>;
-    const h = new Harness();
+    const h = new Harness({}, { sandbox: ctx.sandbox });
     try {
       if (opts.litmus || /\.(wasm|wat)$/.test(target.path)) {
         const m = await loadLitmus(trace.file ?? target.path);

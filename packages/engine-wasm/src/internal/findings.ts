@@ -24,7 +24,7 @@ export interface Minimized {
 /** Minimize a failing program while the same oracle fails on the same configuration. */
 export async function minimizeFinding(h: Harness, p: Program, f: ProgramFinding, opts: Partial<CheckOptions>, budget: MinimizeBudget): Promise<Minimized> {
   const sameOracle = (g: { oracle: string } | null | undefined) => !!g && g.oracle === f.oracle;
-  const checkOpts: Partial<CheckOptions> = { ...opts, runs: Math.min(opts.runs ?? 20, 20), stopAtFirst: true, tiers: f.config.tier !== "default", optLevels: f.config.opt ? [f.config.opt] : [] };
+  const checkOpts: Partial<CheckOptions> = { ...opts, runs: Math.min(opts.runs ?? 20, 20), stopAtFirst: true, tiers: f.config.tier === "liftoff" || f.config.tier === "turbofan", engines: ["default", "liftoff", "turbofan"].includes(f.config.tier) ? [] : [f.config.tier], optLevels: f.config.opt ? [f.config.opt] : [] };
   const stillFails = async (q: Program): Promise<boolean> => {
     if (performance.now() > budget.deadline || f.oracle === "crash") return false;
     if (q.threads.length === 0) return false;
@@ -74,12 +74,21 @@ export function toFinding(m: Minimized, original: Program, cfg: GenConfig, strat
     originalShape: programShape(original),
     threads: m.program.threads.length,
     config: f.config,
+    engine: engineOfConfig(f.config.tier),
     hangKind: f.hangKind,
     minimizeTries: m.tries,
     statements: m.program.threads.reduce((n, t) => n + t.body.length, 0),
   };
   const base = { message: f.message.split("\n")[0]!, stack: `${f.explanation}\n\n;; minimized program\n${wat}`, reproducer, detail };
+  // Cross-configuration oracles name the configuration that differs, so buckets (keyed on the
+  // oracle and the program shape) say it: tier@liftoff, engine@deno:turbofan, optimizer@O2.
+  const where = f.oracle === "engine" || f.oracle === "tier" ? `${f.config.tier}${f.config.opt ? `/${f.config.opt}` : ""}` : f.oracle === "optimizer" ? f.config.opt : null;
   if (f.oracle === "crash") return { kind: "crash", crashKind: f.crash?.crashKind ?? "signal", ...base };
   if (f.oracle === "hang") return { kind: "hang", timeoutMs: 0, ...base };
-  return { kind: "oracle", oracle: f.oracle, ...base };
+  return { kind: "oracle", oracle: where ? `${f.oracle}@${where}` : f.oracle, ...base };
+}
+
+/** The engine of a configuration id: node for this Node's tiers, else the part before the tier. */
+export function engineOfConfig(id: string): string {
+  return id === "default" || id === "liftoff" || id === "turbofan" ? "node" : id.split(":")[0]!;
 }

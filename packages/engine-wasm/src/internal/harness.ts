@@ -15,12 +15,15 @@ import { genFeatures, programShape } from "./gen/shape";
 import { checkHistory, siteTable } from "./oracles/history";
 import { optimize, OptimizerFailure, type OptimizerSource, type OptLevel } from "./optimize";
 import { needsInstrumentation, runSpec } from "./runner/strategies";
+import { configOf, type EngineConfig, type EngineSpec } from "./runner/engines";
 import { Supervisor, TIER_FLAGS, type CrashInfo, type ModuleMeta, type RunResult, type RunSpec } from "./runner/supervisor";
 import { injectFault, type FaultKind } from "./text/faults";
 import { instrument } from "./text/instrument";
-import { encodeWat, linearText } from "./wasm-tools";
+import { encodeWat, encodeWatBinaryen, linearText } from "./wasm-tools";
+import { addSharedEverything, planSharedEverything, SE_WORD, type SharedEverythingPlan } from "./shared-everything";
+import type { TargetSandbox } from "@fuzzfarm/protocol";
 
-export type OracleKind = "schedule" | "history" | "tier" | "optimizer" | "trap" | "hang" | "crash";
+export type OracleKind = "schedule" | "history" | "tier" | "engine" | "optimizer" | "trap" | "hang" | "crash";
 
 export interface FaultSpec {
   kind: FaultKind;
@@ -54,6 +57,18 @@ export interface CheckOptions {
   stopAtFirst: boolean;
   /** Inject a fault (fault-detection bench, self-test). Default none. */
   fault: FaultSpec | null;
+  /**
+   * Engine configurations compared with this Node's default one under the same schedules (the
+   * `engine` oracle), by id: `deno`, `bun`, `deno:liftoff`, `bun:ipint`, a command engine's name...
+   * (runner/engines.ts). Default none.
+   */
+  engines: string[];
+  /**
+   * The baseline configuration (every schedule runs there). Default "default" (this Node); a
+   * shared-everything program (p.sharedGlobals > 0) needs an engine that runs it, e.g. "deno" with
+   * the Harness's v8Flags ["--experimental-wasm-shared"].
+   */
+  base: string;
 }
 
 export const DEFAULT_CHECK: Readonly<CheckOptions> = Object.freeze({
@@ -67,6 +82,8 @@ export const DEFAULT_CHECK: Readonly<CheckOptions> = Object.freeze({
   crossRuns: 2,
   stopAtFirst: true,
   fault: null,
+  engines: [],
+  base: "default",
 });
 
 export interface ProgramFinding {
@@ -94,6 +111,8 @@ export interface ProgramReport {
   features: string[];
   /** With a fault: whether it changed the module at all. */
   faultApplies: boolean | null;
+  /** Executions per configuration id (baseline, tiers, engines; optimized modules count under their engine). */
+  execsBy: Record<string, number>;
 }
 
 /**
@@ -130,12 +149,24 @@ export function expectedOf(p: Program): string {
 /** Owns one supervised child per engine configuration; reuse it across programs. */
 export class Harness {
   private sups = new Map<string, Supervisor>();
-  constructor(private readonly childEnv: Record<string, string> = {}) {}
+  /**
+   * `engines`: engine specs behind configuration ids (paths of deno / bun, command engines); `deno` and
+   * `bun` need none. `v8Flags`: extra V8 flags for every V8 configuration of another engine (Deno),
+   * e.g. `--experimental-wasm-shared`. `sandbox`: the worker's sandbox for the runner processes (default none).
+   */
+  constructor(private readonly childEnv: Record<string, string> = {}, private readonly engineOpts: { engines?: EngineSpec[]; v8Flags?: string[]; sandbox?: TargetSandbox } = {}) {}
+
+  /** The engine configuration behind an id ("default", "liftoff", "deno:liftoff", "bun", ...). Throws FF_ERR_CONFIG. */
+  config(id: string): EngineConfig {
+    return configOf(id, this.engineOpts.engines ?? [], this.engineOpts.v8Flags ?? []);
+  }
 
   supervisor(tier: string): Supervisor {
     let s = this.sups.get(tier);
     if (!s) {
-      s = new Supervisor(tier, TIER_FLAGS[tier] ?? [], this.childEnv);
+      const c = tier in TIER_FLAGS ? null : this.config(tier);
+      const sandbox = this.engineOpts.sandbox ?? null;
+      s = c ? new Supervisor(tier, c.flags, this.childEnv, c.launch, sandbox) : new Supervisor(tier, TIER_FLAGS[tier]!, this.childEnv, null, sandbox);
       this.sups.set(tier, s);
     }
     return s;
@@ -164,6 +195,13 @@ export class Harness {
     return { bytes: b, faultApplies };
   }
 
+  /** prepare(), then the shared-everything lowering of `se` (encoded by Binaryen). */
+  async prepareFor(bytes: Uint8Array, se: SharedEverythingPlan | null, o: Parameters<Harness["prepare"]>[1]): Promise<{ bytes: Uint8Array; faultApplies: boolean | null }> {
+    const r = await this.prepare(bytes, o);
+    if (!se) return r;
+    return { bytes: await encodeWatBinaryen(addSharedEverything(await linearText(r.bytes), se)), faultApplies: r.faultApplies };
+  }
+
   /** Run `specs` of one module in one configuration. */
   async execute(tier: string, bytes: Uint8Array, meta: ModuleMeta, specs: RunSpec[], o: { timeoutMs: number; wantLogs: boolean }) {
     const sup = this.supervisor(tier);
@@ -175,13 +213,14 @@ export class Harness {
     const o: CheckOptions = { ...DEFAULT_CHECK, ...opts };
     const t0 = performance.now();
     const wat = emitWat(p);
-    const bytes = await encodeWat(wat, `program-${p.seed}.wat`);
-    const expected = expectedOf(p);
+    const se = p.sharedGlobals > 0 ? planSharedEverything(p) : null;
+    const bytes = await encodeWat(se ? emitWat({ ...p, sharedGlobals: 0 }) : wat, `program-${p.seed}.wat`);
+    const expected = se ? `${expectedOf(p)};${se.total}` : expectedOf(p);
     const shape = programShape(p);
-    const meta = metaFor(p);
+    const meta = seMeta(metaFor(p), se);
     const sites = siteTable(p);
     const features = new Set<string>(genFeatures(p));
-    const report: ProgramReport = { program: p, wat, shape, expected, execs: 0, ms: 0, outcomes: {}, findings: [], features: [], faultApplies: null };
+    const report: ProgramReport = { program: p, wat, shape, expected, execs: 0, ms: 0, outcomes: {}, findings: [], features: [], faultApplies: null, execsBy: {} };
     const inst = needsInstrumentation(o.strategy);
     const specs = [...Array(o.runs)].map((_, i) => runSpec(o.strategy, p.seed, i, p.threads.length));
     const faultFor = (where: "base" | "liftoff" | "turbofan" | "optimized"): FaultKind | null => {
@@ -198,21 +237,22 @@ export class Harness {
     };
 
     // Baseline: default tier, unoptimized module, every schedule.
-    const base = await this.prepare(bytes, { opt: null, optimizer: o.optimizer, fault: faultFor("base"), instrument: inst });
+    const base = await this.prepareFor(bytes, se, { opt: null, optimizer: o.optimizer, fault: faultFor("base"), instrument: inst });
     noteFault(base.faultApplies);
     const baseOutcomes: (string | null)[] = [];
-    const cfg0 = { tier: "default", opt: null };
+    const cfg0 = { tier: o.base, opt: null };
     for (let i = 0; i < specs.length && !done(); i += 5) {
       const chunk = specs.slice(i, i + 5);
-      const r = await this.execute("default", base.bytes, meta, chunk, { timeoutMs: o.timeoutMs, wantLogs: o.history });
+      const r = await this.execute(o.base, base.bytes, meta, chunk, { timeoutMs: o.timeoutMs, wantLogs: o.history });
       if ("crash" in r || "hang" in r) {
         add(this.processFailure(r, cfg0, chunk[0]!, i));
         break;
       }
       r.results.forEach((res, j) => {
         report.execs++;
+        report.execsBy[o.base] = (report.execsBy[o.base] ?? 0) + 1;
         baseOutcomes[i + j] = res.outcome;
-        this.judge(res, chunk[j]!, i + j, cfg0, expected, report, add);
+        this.judge(res, chunk[j]!, i + j, cfg0, expected, report, add, true);
         if (o.history && res.logs && res.outcome) {
           const finals = res.outcome.split(";").slice(2).map((s) => BigInt(s));
           const h = checkHistory(p, sites, res.logs, finals);
@@ -231,7 +271,7 @@ export class Harness {
       for (const tier of ["liftoff", "turbofan"] as const) {
         if (done()) break;
         const f = faultFor(tier === "liftoff" ? "liftoff" : "turbofan");
-        const mod = f ? await this.prepare(bytes, { opt: null, optimizer: o.optimizer, fault: f, instrument: inst }) : base;
+        const mod = f ? await this.prepareFor(bytes, se, { opt: null, optimizer: o.optimizer, fault: f, instrument: inst }) : base;
         noteFault(mod.faultApplies);
         const cfg = { tier, opt: null };
         const r = await this.execute(tier, mod.bytes, meta, cross, { timeoutMs: o.timeoutMs, wantLogs: false });
@@ -244,26 +284,65 @@ export class Harness {
       }
     }
 
+    // Engines: the same schedules on other engines (Deno's V8, Bun's JSC, a command), each in its own process.
+    for (const id of o.engines.filter((e) => e !== o.base)) {
+      if (done()) break;
+      const c = this.config(id);
+      const f = faultFor("base");
+      const cfg = { tier: id, opt: null };
+      const r = await this.execute(id, base.bytes, meta, cross, { timeoutMs: o.timeoutMs, wantLogs: false });
+      if ("crash" in r || "hang" in r) { add(this.processFailure(r, cfg, cross[0]!, 0)); continue; }
+      this.judgeCross(r.results, cross, cfg, expected, baseOutcomes, report, add, (got, spec, j) => ({
+        oracle: "engine",
+        message: `engine ${id} (${c.version}) disagrees: got ${got}, expected ${expected}`,
+        explanation: `schedule ${spec.strategy}#${j} (seed ${spec.seed}) gives ${expected} on ${this.config(o.base).version} and ${got} on ${c.version}${c.flags.length ? ` with ${c.flags.join(" ")}` : ""}${c.launch && Object.keys(c.launch.env).length ? ` with ${Object.entries(c.launch.env).filter(([k]) => k.startsWith("BUN_JSC_")).map(([k, v]) => `${k}=${v}`).join(" ")}` : ""}${f ? ` (fault ${f} injected)` : ""}`,
+      }));
+    }
+
     // Optimizer: each level against the unoptimized module's expected result.
     for (const level of o.optLevels) {
       if (done()) break;
-      const cfg = { tier: "default", opt: level };
+      const cfg = { tier: o.base, opt: level };
       let mod;
       try {
-        mod = await this.prepare(bytes, { opt: level, optimizer: o.optimizer, fault: faultFor("optimized"), instrument: inst });
+        mod = await this.prepareFor(bytes, se, { opt: level, optimizer: o.optimizer, fault: faultFor("optimized"), instrument: inst });
       } catch (e) {
         if (!(e instanceof OptimizerFailure)) throw e;
         add({ oracle: "optimizer", message: e.message, explanation: e.message, config: cfg, spec: null, runIndex: -1, decisions: [], outcome: null });
         continue;
       }
       noteFault(mod.faultApplies);
-      const r = await this.execute("default", mod.bytes, meta, cross, { timeoutMs: o.timeoutMs, wantLogs: false });
-      if ("crash" in r || "hang" in r) { add(this.processFailure(r, cfg, cross[0]!, 0)); continue; }
-      this.judgeCross(r.results, cross, cfg, expected, baseOutcomes, report, add, (got, spec) => ({
-        oracle: "optimizer",
-        message: `binaryen -${level} changes the result: got ${got}, expected ${expected}`,
-        explanation: `unoptimized module gives ${expected}; after -${level} (threads enabled) it gives ${got} under schedule ${spec.strategy} seed ${spec.seed}`,
-      }));
+      // The optimized module on the baseline and on every other engine (engine x optimizer). A wrong
+      // result everywhere is the optimizer's; a wrong result on some engines while others give the
+      // expected one is those engines' (optimized code reaching an engine bug), baseline included.
+      const ids = [o.base, ...o.engines.filter((e) => e !== o.base)];
+      const runs: { id: string; results: RunResult[] }[] = [];
+      for (const id of ids) {
+        const r = await this.execute(id, mod.bytes, meta, cross, { timeoutMs: o.timeoutMs, wantLogs: false });
+        if ("crash" in r || "hang" in r) { add(this.processFailure(r, { tier: id, opt: level }, cross[0]!, 0)); continue; }
+        runs.push({ id, results: r.results });
+      }
+      cross.forEach((spec, j) => {
+        const right = runs.filter((x) => x.results[j]?.outcome === expected).map((x) => x.id);
+        for (const x of runs) {
+          const res = x.results[j]!;
+          report.execs++;
+          report.execsBy[x.id] = (report.execsBy[x.id] ?? 0) + 1;
+          const cfg = { tier: x.id, opt: level };
+          if (res.error) { this.judge(res, spec, j, cfg, expected, report, add); continue; }
+          report.outcomes[res.outcome!] = (report.outcomes[res.outcome!] ?? 0) + 1;
+          if (res.outcome === expected || baseOutcomes[j] !== expected) continue;
+          const c = this.config(x.id);
+          if (right.length)
+            add({ oracle: "engine", config: cfg, spec, runIndex: j, decisions: res.decisions, outcome: res.outcome,
+              message: `engine ${x.id} (${c.version}) disagrees on the -${level} module: got ${res.outcome}, expected ${expected}`,
+              explanation: `schedule ${spec.strategy}#${j} (seed ${spec.seed}) of the binaryen -${level} module gives ${expected} on ${right.map((id) => `${id} (${this.config(id).version})`).join(", ")} and ${res.outcome} on ${c.version}${c.flags.length ? ` with ${c.flags.join(" ")}` : ""}` });
+          else
+            add({ oracle: "optimizer", config: cfg, spec, runIndex: j, decisions: res.decisions, outcome: res.outcome,
+              message: `binaryen -${level} changes the result: got ${res.outcome}, expected ${expected}`,
+              explanation: `unoptimized module gives ${expected}; after -${level} (threads enabled) it gives ${res.outcome} under schedule ${spec.strategy} seed ${spec.seed}${runs.length > 1 ? ` on every engine (${runs.map((r) => r.id).join(", ")})` : ""}` });
+        }
+      });
     }
 
     for (const oc of Object.keys(report.outcomes)) features.add(`outcome:${shape}:${oc === expected ? "expected" : "other:" + oc.slice(0, 80)}`);
@@ -275,25 +354,26 @@ export class Harness {
   /** Run one schedule of `p` in one configuration and say which oracle (if any) fails. */
   async checkSpec(p: Program, opts: Partial<CheckOptions>, cfg: { tier: string; opt: OptLevel | null }, spec: RunSpec): Promise<ProgramFinding | null> {
     const o: CheckOptions = { ...DEFAULT_CHECK, ...opts };
-    const bytes = await encodeWat(emitWat(p));
-    const expected = expectedOf(p);
+    const se = p.sharedGlobals > 0 ? planSharedEverything(p) : null;
+    const bytes = await encodeWat(emitWat({ ...p, sharedGlobals: 0 }));
+    const expected = se ? `${expectedOf(p)};${se.total}` : expectedOf(p);
     const where = cfg.opt ? "optimized" : cfg.tier === "liftoff" ? "liftoff" : "base";
     const fault = o.fault && (o.fault.where === "all" || o.fault.where === where) ? o.fault.kind : null;
     let mod;
     try {
-      mod = await this.prepare(bytes, { opt: cfg.opt, optimizer: o.optimizer, fault, instrument: needsInstrumentation(spec.strategy) });
+      mod = await this.prepareFor(bytes, se, { opt: cfg.opt, optimizer: o.optimizer, fault, instrument: needsInstrumentation(spec.strategy) });
     } catch (e) {
       if (e instanceof OptimizerFailure) return { oracle: "optimizer", message: e.message, explanation: e.message, config: cfg, spec: null, runIndex: -1, decisions: [], outcome: null };
       throw e;
     }
-    const r = await this.execute(cfg.tier, mod.bytes, metaFor(p), [spec], { timeoutMs: o.timeoutMs, wantLogs: o.history });
+    const r = await this.execute(cfg.tier, mod.bytes, seMeta(metaFor(p), se), [spec], { timeoutMs: o.timeoutMs, wantLogs: o.history });
     if ("crash" in r || "hang" in r) return this.processFailure(r, cfg, spec, 0);
     const res = r.results[0]!;
     const found: ProgramFinding[] = [];
     const report = { outcomes: {} } as ProgramReport;
     this.judge(res, spec, 0, { tier: "default", opt: null }, expected, report, (f) => found.push(f));
     const f = found[0];
-    if (f && f.oracle === "schedule" && (cfg.tier !== "default" || cfg.opt)) return { ...f, oracle: cfg.opt ? "optimizer" : "tier", config: cfg };
+    if (f && f.oracle === "schedule" && (cfg.tier !== "default" || cfg.opt)) return { ...f, oracle: !(cfg.tier in TIER_FLAGS) ? "engine" : cfg.opt ? "optimizer" : "tier", config: cfg };
     if ((!f || o.preferOracle === "history") && o.history && res.logs && res.outcome) {
       const h = checkHistory(p, siteTable(p), res.logs, res.outcome.split(";").slice(2).map((x) => BigInt(x)));
       if (!h.ok) return { oracle: "history", message: `history: ${h.violations[0]!.reason}`.slice(0, 300), explanation: h.violations.map((v) => v.reason).join("\n"), config: cfg, spec, runIndex: 0, decisions: res.decisions, outcome: res.outcome };
@@ -312,6 +392,7 @@ export class Harness {
   ): void {
     results.forEach((res, j) => {
       report.execs++;
+      if (report.execsBy) report.execsBy[cfg.tier] = (report.execsBy[cfg.tier] ?? 0) + 1;
       if (res.error) return this.judge(res, cross[j]!, j, cfg, expected, report, add);
       report.outcomes[res.outcome!] = (report.outcomes[res.outcome!] ?? 0) + 1;
       if (res.outcome !== expected && baseOutcomes[j] === expected)
@@ -319,7 +400,7 @@ export class Harness {
     });
   }
 
-  private judge(res: RunResult, spec: RunSpec, i: number, cfg: { tier: string; opt: OptLevel | null }, expected: string, report: ProgramReport, add: (f: ProgramFinding) => void): void {
+  private judge(res: RunResult, spec: RunSpec, i: number, cfg: { tier: string; opt: OptLevel | null }, expected: string, report: ProgramReport, add: (f: ProgramFinding) => void, isBase = cfg.tier === "default" && !cfg.opt): void {
     if (res.error) {
       const e = res.error;
       if (e.kind === "trap")
@@ -330,7 +411,7 @@ export class Harness {
       return;
     }
     const oc = res.outcome!;
-    if (cfg.tier === "default" && !cfg.opt) {
+    if (isBase) {
       report.outcomes[oc] = (report.outcomes[oc] ?? 0) + 1;
       if (oc !== expected)
         add({ oracle: "schedule", message: `result under schedule ${spec.strategy} seed ${spec.seed} differs: got ${oc}, expected ${expected}`,
@@ -346,6 +427,11 @@ export class Harness {
     }
     return { oracle: "hang", hangKind: "unresponsive", message: r.hang, explanation: r.hang, config: cfg, spec, runIndex: i, decisions: [], outcome: null };
   }
+}
+
+/** A shared-everything program's result vector ends with the digest word (shared-everything.ts). */
+function seMeta(m: ModuleMeta, se: SharedEverythingPlan | null): ModuleMeta {
+  return se && m.readout ? { ...m, readout: { ...m.readout, cells: [...m.readout.cells, { addr: SE_WORD, w: 64 }] } } : m;
 }
 
 export { PAGE };

@@ -35,6 +35,8 @@ type BinaryenLike = {
   ready?: Promise<unknown>;
 };
 const loaded = new Map<string, Promise<BinaryenLike>>();
+/** Bumped when a binaryen.js instance aborts: its heap is then unusable, the next load is a fresh instance. */
+const generation = new Map<string, number>();
 
 function loadBinaryen(path: string | null): Promise<BinaryenLike> {
   const key = path ?? "<own>";
@@ -54,7 +56,8 @@ function loadBinaryen(path: string | null): Promise<BinaryenLike> {
           throw new FuzzFarmError("FF_ERR_CONFIG", `--optimizer ${path}: no binaryen package there`);
         }
       }
-      const mod: any = await import(pathToFileURL(entry).href);
+      const gen = generation.get(key) ?? 0;
+      const mod: any = await import(pathToFileURL(entry).href + (gen ? `?instance=${gen}` : ""));
       const b = (mod.default ?? mod) as BinaryenLike;
       if (b.ready) await b.ready;
       if (typeof b.readBinary !== "function") throw new FuzzFarmError("FF_ERR_CONFIG", `--optimizer ${path}: not a binaryen.js build`);
@@ -73,23 +76,48 @@ export async function checkOptimizer(src: OptimizerSource): Promise<void> {
 export async function optimize(bytes: Uint8Array, level: OptLevel, src: OptimizerSource): Promise<Uint8Array> {
   if (src.cmd) return optimizeCmd(bytes, level, src.cmd);
   const b = await loadBinaryen(src.path);
+  // An abort (assertion, trap) inside binaryen.js leaves its heap unusable: drop the instance.
+  const aborted = (e: unknown): OptimizerFailure => {
+    if (!(e instanceof OptimizerFailure)) {
+      const key = src.path ?? "<own>";
+      generation.set(key, (generation.get(key) ?? 0) + 1);
+      loaded.delete(key);
+    }
+    return e instanceof OptimizerFailure ? e : new OptimizerFailure(`optimizer -${level} crashed: ${String(e).split("\n")[0]}`);
+  };
   let m: any;
   try {
     m = b.readBinary(bytes);
   } catch (e) {
+    aborted(e);
     throw new OptimizerFailure(`optimizer cannot read the module: ${String(e).split("\n")[0]}`);
   }
   try {
-    const F = b.Features;
-    m.setFeatures((F.MVP ?? 0) | (F.Atomics ?? 0) | (F.BulkMemory ?? 0) | (F.SignExt ?? 0) | (F.MutableGlobals ?? 0) | (F.Multivalue ?? 0));
+    m.setFeatures(optimizerFeatures(b.Features));
     b.setOptimizeLevel(level === "Os" ? 2 : Number(level[1]));
     b.setShrinkLevel(level === "Os" ? 1 : 0);
     m.optimize();
     if (!m.validate()) throw new OptimizerFailure(`optimizer -${level} produced a module that does not validate`);
     return m.emitBinary();
+  } catch (e) {
+    throw aborted(e);
   } finally {
-    m.dispose();
+    try {
+      m.dispose();
+    } catch {
+      // the instance aborted; it is already dropped
+    }
   }
+}
+
+/**
+ * The features generated programs use: threads, bulk memory, sign extension, mutable globals,
+ * multivalue. Binaryen 121+ splits bulk memory in two (BulkMemoryOpt must accompany BulkMemory).
+ */
+export function optimizerFeatures(F: Record<string, number>): number {
+  // binaryen.js 121 has the BulkMemoryOpt bit (1 << 19) without naming it in `Features`.
+  const bulkOpt = F.BulkMemoryOpt ?? ((F.All ?? 0) & (1 << 19));
+  return (F.MVP ?? 0) | (F.Atomics ?? 0) | (F.BulkMemory ?? 0) | bulkOpt | (F.SignExt ?? 0) | (F.MutableGlobals ?? 0) | (F.Multivalue ?? 0);
 }
 
 async function optimizeCmd(bytes: Uint8Array, level: OptLevel, cmd: string): Promise<Uint8Array> {
@@ -110,4 +138,36 @@ async function optimizeCmd(bytes: Uint8Array, level: OptLevel, cmd: string): Pro
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * Which of `passes` change a module when run alone (binaryen.js `runPasses`) with the optimizer
+ * under test: the pass coverage of a campaign's programs. A pass the release does not know is
+ * reported as not changing anything.
+ */
+export async function passEffects(bytes: Uint8Array, passes: readonly string[], src: OptimizerSource): Promise<Record<string, boolean>> {
+  const b = (await loadBinaryen(src.path)) as BinaryenLike & { setOptimizeLevel(n: number): void };
+  const read = (): any => {
+    const m = b.readBinary(bytes);
+    m.setFeatures(optimizerFeatures(b.Features));
+    return m;
+  };
+  const hex = (u: Uint8Array): string => Buffer.from(u).toString("hex");
+  const base = read();
+  const before = hex(base.emitBinary());
+  base.dispose();
+  b.setOptimizeLevel(2);
+  const out: Record<string, boolean> = {};
+  for (const pass of passes) {
+    const m = read();
+    try {
+      m.runPasses([pass]);
+      out[pass] = hex(m.emitBinary()) !== before;
+    } catch {
+      out[pass] = false;
+    } finally {
+      m.dispose();
+    }
+  }
+  return out;
 }

@@ -23,5 +23,15 @@ export const WasmOptions = z.object({
     .object({ kind: z.enum(["rmw-plain", "drop-notify", "narrow", "reorder"]), where: z.enum(["all", "liftoff", "optimized"]).default("all") })
     .nullable()
     .default(null),
+  /**
+   * Engine configurations compared with the baseline under the same schedules (the `engine` oracle):
+   * `deno`, `deno:liftoff`, `bun`, `bun:ipint`... (engine-wasm README "Engines"). Default none.
+   */
+  engines: z.array(z.string()).default([]),
+  /**
+   * Farm planning: the engine configurations of a campaign. Each job compares one of them (chosen in
+   * turn by the planner, into `engines`), so the matrix spreads over jobs and workers. Default none.
+   */
+  engineMatrix: z.array(z.string()).default([]),
 });
 export type WasmOptions = z.infer<typeof WasmOptions>;

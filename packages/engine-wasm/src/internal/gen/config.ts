@@ -22,6 +22,15 @@ export interface GenConfig {
   yieldRate: number;
   /** Emit shared-everything-threads constructs (shared globals); generated and validated only. Default false. */
   sharedEverything: boolean;
+  /**
+   * Ordinary code over the thread's own memory: plain and atomic loads/stores of every width and
+   * signedness, atomic read-modify-writes, let-bound temporaries, i64 arithmetic. Default true.
+   */
+  memOps: boolean;
+  /** Sign-extension operators (`i32.extend8_s` ...; the SignExt feature); off = shift idioms only. Default true. */
+  signExt: boolean;
+  /** `memory.fill` / `memory.copy` on the thread's own memory (the bulk-memory feature). Default true. */
+  bulkMemory: boolean;
 }
 
 export const DEFAULT_GEN_CONFIG: Readonly<GenConfig> = Object.freeze({
@@ -35,6 +44,9 @@ export const DEFAULT_GEN_CONFIG: Readonly<GenConfig> = Object.freeze({
   helpers: 2,
   yieldRate: 0.15,
   sharedEverything: false,
+  memOps: true,
+  signExt: true,
+  bulkMemory: true,
 });
 
 /** Named presets a job's `target.path` may name (see README). */
@@ -45,6 +57,8 @@ export const GEN_PRESETS: Record<string, Partial<GenConfig>> = {
   deep: { threads: 5, depth: 3 },
   rmw: { locks: false, waits: false, cells: 6, stmts: 8 },
   sync: { cells: 2, stmts: 4 },
+  /** Optimizer testing: few threads, much ordinary code around them. */
+  opt: { threads: 3, depth: 1, cells: 3, stmts: 12 },
 };
 
 const LIMITS: Record<string, [number, number]> = {

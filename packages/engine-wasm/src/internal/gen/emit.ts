@@ -4,9 +4,9 @@
 // Imports: env.memory (shared, 1 page), ff.yield(site), ff.spawn(thread).
 // Exports: th0..thN-1, each a thread body that ends by publishing det/rsum to
 // its region and setting its completion word (atomic store + notify).
-import type { Expr, Program, Stmt, Ty, Width } from "./ir";
+import type { E64, Expr, Mem, Program, Stmt, Ty, Width } from "./ir";
 import { NLOCALS } from "./ir";
-import { cellAddr, doneAddr, flagAddr, lockAddr, R_DET, R_LOGN, R_RSUM, R_SCRATCH, regionAddr } from "./layout";
+import { cellAddr, doneAddr, flagAddr, lockAddr, R_DET, R_LOGN, R_RSUM, R_SCRATCH, regionAddr, writtenWords } from "./layout";
 
 export function rmwName(ty: Ty, w: Width, op: string): string {
   const full = ty === "i32" ? 32 : 64;
@@ -22,13 +22,42 @@ const kTy = (ty: Ty, v: bigint): string => (ty === "i32" ? k32(v) : k64(v));
 const to64 = (ty: Ty, x: string): string => (ty === "i32" ? `(i64.extend_i32_u ${x})` : x);
 const from64 = (ty: Ty, x: string): string => (ty === "i32" ? `(i32.wrap_i64 ${x})` : x);
 
-function expr(e: Expr, local: (i: number) => string): string {
+/** Load / store instruction names of a scratch access. */
+export function memLoadName(m: Mem): string {
+  const full = m.ty === "i32" ? 32 : 64;
+  if (m.at) return loadName(m.ty, m.w);
+  return m.w === full ? `${m.ty}.load` : `${m.ty}.load${m.w}_${m.s ? "s" : "u"}`;
+}
+export function memStoreName(m: Mem): string {
+  const full = m.ty === "i32" ? 32 : 64;
+  return `${m.ty}.${m.at ? "atomic." : ""}store${m.w === full ? "" : m.w}`;
+}
+
+/** Scratch base address of the thread whose code is being printed (null in helpers). */
+function expr(e: Expr, local: (i: number) => string, base: number | null = null): string {
+  const X = (x: Expr): string => expr(x, local, base);
   switch (e.k) {
     case "c": return k32(e.v);
     case "l": return `(local.get ${local(e.i)})`;
-    case "bin": return `(i32.${e.op} ${expr(e.a, local)} ${expr(e.b, local)})`;
-    case "call": return `(call $h${e.f} ${expr(e.a, local)} ${expr(e.b, local)})`;
-    case "sel": return `(select ${expr(e.a, local)} ${expr(e.b, local)} ${expr(e.c, local)})`;
+    case "bin": return `(i32.${e.op} ${X(e.a)} ${X(e.b)})`;
+    case "call": return `(call $h${e.f} ${X(e.a)} ${X(e.b)})`;
+    case "sel": return `(select ${X(e.a)} ${X(e.b)} ${X(e.c)})`;
+    case "un": return `(i32.${e.op} ${X(e.a)})`;
+    case "ld": return `(${memLoadName(e.m)} ${k32(base! + e.m.off)})`;
+    case "t": return `(local.get $t${e.v})`;
+    case "wrap": return `(i32.wrap_i64 ${expr64(e.a, local, base!)})`;
+    case "cmp64": return `(i64.${e.op} ${expr64(e.a, local, base!)} ${expr64(e.b, local, base!)})`;
+  }
+}
+
+function expr64(e: E64, local: (i: number) => string, base: number): string {
+  const X = (x: E64): string => expr64(x, local, base);
+  switch (e.k) {
+    case "c": return k64(e.v);
+    case "ext": return `(i64.extend_i32_${e.s ? "s" : "u"} ${expr(e.a, local, base)})`;
+    case "bin": return `(i64.${e.op} ${X(e.a)} ${X(e.b)})`;
+    case "un": return `(i64.${e.op} ${X(e.a)})`;
+    case "ld": return `(${memLoadName(e.m)} ${k32(base + e.m.off)})`;
   }
 }
 
@@ -42,7 +71,9 @@ export const detSeed = (t: number): number => Math.imul(t + 1, 0x2545f491) | 0;
 function threadFunc(p: Program, t: number): string {
   const reg = regionAddr(t);
   const local = (i: number): string => `$l${i}`;
-  const E = (e: Expr): string => expr(e, local);
+  const sb = reg + R_SCRATCH;
+  const E = (e: Expr): string => expr(e, local, sb);
+  let temps = 0;
   let label = 0;
   const log = (site: number): string => `(call $log ${k32(reg)} ${k32(site)} (local.get $r64))`;
   const out: string[] = [];
@@ -67,6 +98,22 @@ function threadFunc(p: Program, t: number): string {
           break;
         case "pstore": out.push(`${ind}(i32.store ${k32(reg + R_SCRATCH + 4 * s.slot)} ${E(s.e)})`); break;
         case "pload": out.push(`${ind}(local.set ${local(s.l)} (i32.load ${k32(reg + R_SCRATCH + 4 * s.slot)}))`); break;
+        case "st": out.push(`${ind}(${memStoreName(s.m)} ${k32(sb + s.m.off)} ${E(s.e)})`); break;
+        case "st64": out.push(`${ind}(${memStoreName(s.m)} ${k32(sb + s.m.off)} ${expr64(s.e, local, sb)})`); break;
+        case "prmw": {
+          const name = rmwName(s.m.ty, s.m.w, s.op);
+          const args = s.op === "cmpxchg" ? `${kTy(s.m.ty, s.exp)} ${kTy(s.m.ty, s.v)}` : kTy(s.m.ty, s.v);
+          const call = `(${name} ${k32(sb + s.m.off)} ${args})`;
+          out.push(`${ind}(local.set ${local(s.l)} ${s.m.ty === "i64" ? `(i32.wrap_i64 ${call})` : call})`);
+          break;
+        }
+        case "fill": out.push(`${ind}(memory.fill ${k32(sb + s.off)} ${k32(s.val)} ${k32(s.len)})`); break;
+        case "copy": out.push(`${ind}(memory.copy ${k32(sb + s.dst)} ${k32(sb + s.src)} ${k32(s.len)})`); break;
+        case "let":
+          temps = Math.max(temps, s.v + 1);
+          out.push(`${ind}(local.set $t${s.v} ${E(s.e)})`);
+          emit(s.body, depth, ind);
+          break;
         case "yield": out.push(`${ind}(call $yield ${k32(s.site)})`); break;
         case "rmw": {
           out.push(`${ind}(local.set $r64 ${to64(s.ty, `(${rmwName(s.ty, s.w, s.op)} ${k32(cellAddr(s.cell))} ${kTy(s.ty, s.v)})`)})`);
@@ -119,12 +166,16 @@ function threadFunc(p: Program, t: number): string {
     }
   };
   emit(p.threads[t]!.body, 0, "    ");
-  const locals = [...Array(NLOCALS).keys()].map((i) => `(local $l${i} i32)`).join(" ");
+  // Everything the thread stored flows into its result.
+  for (const w of writtenWords(p.threads[t]!.body))
+    for (const half of [0, 4]) out.push(`    (local.set $det (call $mix (local.get $det) (i32.load ${k32(sb + 8 * w + half)})))`);
+  const locals = [...Array(NLOCALS).keys()].map((i) => `(local $l${i} i32)`).join(" ") + [...Array(temps).keys()].map((i) => ` (local $t${i} i32)`).join("");
   return [
     `  (func $th${t} (export "th${t}")`,
     `    ${locals} (local $det i32) (local $rsum i64) (local $r64 i64) (local $r32 i32) (local $o64 i64) (local $c0 i32) (local $c1 i32) (local $c2 i32)`,
     `    (global.set $li (i32.const 0))`,
     `    (local.set $det ${k32(detSeed(t))})`,
+    ...(p.threads[t]!.init ?? []).map((w, i) => `    (i64.store ${k32(reg + R_SCRATCH + 8 * i)} ${k64(w)})`),
     ...out,
     `    (i32.store ${k32(reg + R_LOGN)} (global.get $li))`,
     `    (i64.store ${k32(reg + R_RSUM)} (local.get $rsum))`,

@@ -2,9 +2,9 @@
 // completion at their spawn point (a legal schedule, since siblings only wait
 // on earlier siblings). By construction every schedule gives the same result,
 // so this one's result is the expected result.
-import type { Expr, Program, RmwOp, Stmt, Width } from "./ir";
+import type { E64, Expr, Mem, Program, RmwOp, Stmt, Width } from "./ir";
 import { NLOCALS } from "./ir";
-import { SCRATCH_SLOTS } from "./layout";
+import { SCRATCH_BYTES, writtenWords } from "./layout";
 import { detSeed } from "./emit";
 
 const M64 = 0xffffffffffffffffn;
@@ -25,12 +25,100 @@ export function evalBin(op: string, a: number, b: number): number {
     case "xor": return a ^ b;
     case "shl": return a << (b & 31);
     case "shr_u": return (a >>> (b & 31)) | 0;
+    case "shr_s": return a >> (b & 31);
     case "rotl": { const s = b & 31; return ((a << s) | (a >>> ((32 - s) & 31))) | 0; }
+    case "rotr": { const s = b & 31; return ((a >>> s) | (a << ((32 - s) & 31))) | 0; }
     case "eq": return a === b ? 1 : 0;
+    case "ne": return a !== b ? 1 : 0;
     case "lt_u": return a >>> 0 < b >>> 0 ? 1 : 0;
+    case "lt_s": return (a | 0) < (b | 0) ? 1 : 0;
+    case "gt_u": return a >>> 0 > b >>> 0 ? 1 : 0;
+    case "gt_s": return (a | 0) > (b | 0) ? 1 : 0;
+    case "le_u": return a >>> 0 <= b >>> 0 ? 1 : 0;
+    case "le_s": return (a | 0) <= (b | 0) ? 1 : 0;
+    case "ge_u": return a >>> 0 >= b >>> 0 ? 1 : 0;
+    case "ge_s": return (a | 0) >= (b | 0) ? 1 : 0;
   }
   throw new Error(`bad op ${op}`);
 }
+
+export function evalUn(op: string, a: number): number {
+  switch (op) {
+    case "extend8_s": return (a << 24) >> 24;
+    case "extend16_s": return (a << 16) >> 16;
+    case "eqz": return a === 0 ? 1 : 0;
+    case "clz": return Math.clz32(a);
+    case "ctz": return a === 0 ? 32 : 31 - Math.clz32(a & -a);
+    case "popcnt": { let n = 0; for (let x = a >>> 0; x; x >>>= 1) n += x & 1; return n; }
+  }
+  throw new Error(`bad op ${op}`);
+}
+
+const U64 = (x: bigint): bigint => BigInt.asUintN(64, x);
+const S64 = (x: bigint): bigint => BigInt.asIntN(64, x);
+
+/** i64 binary operators on unsigned 64-bit bigints; comparisons return 0n / 1n. */
+export function evalBin64(op: string, a: bigint, b: bigint): bigint {
+  const sh = b & 63n;
+  switch (op) {
+    case "add": return U64(a + b);
+    case "sub": return U64(a - b);
+    case "mul": return U64(a * b);
+    case "and": return a & b;
+    case "or": return a | b;
+    case "xor": return a ^ b;
+    case "shl": return U64(a << sh);
+    case "shr_u": return a >> sh;
+    case "shr_s": return U64(S64(a) >> sh);
+    case "rotl": return U64((a << sh) | (a >> ((64n - sh) & 63n)));
+    case "rotr": return U64((a >> sh) | (a << ((64n - sh) & 63n)));
+    case "eq": return a === b ? 1n : 0n;
+    case "ne": return a !== b ? 1n : 0n;
+    case "lt_u": return a < b ? 1n : 0n;
+    case "lt_s": return S64(a) < S64(b) ? 1n : 0n;
+    case "gt_u": return a > b ? 1n : 0n;
+    case "gt_s": return S64(a) > S64(b) ? 1n : 0n;
+    case "le_u": return a <= b ? 1n : 0n;
+    case "le_s": return S64(a) <= S64(b) ? 1n : 0n;
+    case "ge_u": return a >= b ? 1n : 0n;
+    case "ge_s": return S64(a) >= S64(b) ? 1n : 0n;
+  }
+  throw new Error(`bad op ${op}`);
+}
+
+export function evalUn64(op: string, a: bigint): bigint {
+  switch (op) {
+    case "extend8_s": return U64(BigInt.asIntN(8, a));
+    case "extend16_s": return U64(BigInt.asIntN(16, a));
+    case "extend32_s": return U64(BigInt.asIntN(32, a));
+    case "clz": { let n = 0n; for (let i = 63n; i >= 0n && !((a >> i) & 1n); i--) n++; return n; }
+    case "ctz": { let n = 0n; for (let i = 0n; i < 64n && !((a >> i) & 1n); i++) n++; return n; }
+    case "popcnt": { let n = 0n; for (let x = a; x; x >>= 1n) n += x & 1n; return n; }
+  }
+  throw new Error(`bad op ${op}`);
+}
+
+/** A thread's scratch bytes, little-endian, as wasm sees them. */
+export class Scratch {
+  readonly b = new Uint8Array(SCRATCH_BYTES);
+  /** Raw unsigned value of `bytes` bytes at off. */
+  raw(off: number, bytes: number): bigint {
+    let v = 0n;
+    for (let i = bytes - 1; i >= 0; i--) v = (v << 8n) | BigInt(this.b[off + i]!);
+    return v;
+  }
+  put(off: number, bytes: number, v: bigint): void {
+    for (let i = 0; i < bytes; i++) this.b[off + i] = Number((v >> BigInt(8 * i)) & 0xffn);
+  }
+  /** A load's value: extended (signed or not) from its width to its type, as an unsigned bigint of the type's width. */
+  load(m: Mem): bigint {
+    const r = this.raw(m.off, m.w / 8);
+    const full = m.ty === "i32" ? 32 : 64;
+    return m.s ? BigInt.asUintN(full, BigInt.asIntN(m.w, r)) : r;
+  }
+}
+
+
 
 /** Apply an RMW of width `w` (the low `w` bits of the cell) and return [new cell value, returned value]. */
 export function applyRmw(cellW: Width, old: bigint, op: RmwOp, w: Width, v: bigint): [bigint, bigint] {
@@ -72,31 +160,64 @@ export function evaluate(p: Program): Execution {
 
   const call = (f: number, a: number, b: number): number => {
     const h = p.helpers[f]!;
-    return ev(h.e, [a, b]);
+    return ev(h.e, [a, b], null, []);
   };
-  const ev = (e: Expr, l: number[]): number => {
+  // Operands evaluate left to right (wasm order); select evaluates all three.
+  const ev = (e: Expr, l: number[], mem: Scratch | null, tmp: number[]): number => {
     switch (e.k) {
       case "c": return e.v;
       case "l": return l[e.i]!;
-      case "bin": return evalBin(e.op, ev(e.a, l), ev(e.b, l));
-      case "call": return call(e.f, ev(e.a, l), ev(e.b, l));
-      case "sel": return ev(e.c, l) !== 0 ? ev(e.a, l) : ev(e.b, l);
+      case "bin": { const a = ev(e.a, l, mem, tmp); return evalBin(e.op, a, ev(e.b, l, mem, tmp)); }
+      case "call": { const a = ev(e.a, l, mem, tmp); return call(e.f, a, ev(e.b, l, mem, tmp)); }
+      case "sel": { const a = ev(e.a, l, mem, tmp); const b = ev(e.b, l, mem, tmp); return ev(e.c, l, mem, tmp) !== 0 ? a : b; }
+      case "un": return evalUn(e.op, ev(e.a, l, mem, tmp));
+      case "ld": return Number(BigInt.asIntN(32, mem!.load(e.m)));
+      case "t": return tmp[e.v]!;
+      case "wrap": return Number(BigInt.asIntN(32, ev64(e.a, l, mem, tmp)));
+      case "cmp64": { const a = ev64(e.a, l, mem, tmp); return Number(evalBin64(e.op, a, ev64(e.b, l, mem, tmp))); }
+    }
+  };
+  const ev64 = (e: E64, l: number[], mem: Scratch | null, tmp: number[]): bigint => {
+    switch (e.k) {
+      case "c": return e.v;
+      case "ext": { const x = ev(e.a, l, mem, tmp); return e.s ? U64(BigInt(x | 0)) : BigInt(x >>> 0); }
+      case "bin": { const a = ev64(e.a, l, mem, tmp); return evalBin64(e.op, a, ev64(e.b, l, mem, tmp)); }
+      case "un": return evalUn64(e.op, ev64(e.a, l, mem, tmp));
+      case "ld": return mem!.load(e.m);
     }
   };
 
   const runThread = (t: number): void => {
     const th = p.threads[t]!;
-    const st = { det: detSeed(t), rsum: 0n, locals: new Array(NLOCALS).fill(0) as number[], scratch: new Array(SCRATCH_SLOTS).fill(0) as number[] };
+    const st = { det: detSeed(t), rsum: 0n, locals: new Array(NLOCALS).fill(0) as number[] };
+    const mem = new Scratch();
+    (th.init ?? []).forEach((w, i) => mem.put(8 * i, 8, w));
+    const tmp: number[] = [];
+    const E = (e: Expr): number => ev(e, st.locals, mem, tmp);
     const log = logs[t]!;
     const exec = (body: Stmt[]): void => {
       for (const s of body) {
         switch (s.k) {
-          case "set": st.locals[s.l] = ev(s.e, st.locals); break;
-          case "mix": st.det = mix(st.det, ev(s.e, st.locals)); break;
-          case "if": exec(ev(s.c, st.locals) !== 0 ? s.t : s.f); break;
+          case "set": st.locals[s.l] = E(s.e); break;
+          case "mix": st.det = mix(st.det, E(s.e)); break;
+          case "if": exec(E(s.c) !== 0 ? s.t : s.f); break;
           case "loop": for (let i = 0; i < s.n; i++) exec(s.body); break;
-          case "pstore": st.scratch[s.slot] = ev(s.e, st.locals); break;
-          case "pload": st.locals[s.l] = st.scratch[s.slot]!; break;
+          case "pstore": mem.put(4 * s.slot, 4, BigInt(E(s.e) >>> 0)); break;
+          case "pload": st.locals[s.l] = Number(BigInt.asIntN(32, mem.raw(4 * s.slot, 4))); break;
+          case "st": mem.put(s.m.off, s.m.w / 8, BigInt(E(s.e) >>> 0)); break;
+          case "st64": mem.put(s.m.off, s.m.w / 8, ev64(s.e, st.locals, mem, tmp)); break;
+          case "prmw": {
+            const bytes = s.m.w / 8;
+            const old = mem.raw(s.m.off, bytes);
+            const m = widthMask(s.m.w);
+            const next = s.op === "cmpxchg" ? (old === (s.exp & m) ? s.v & m : old) : applyRmw(s.m.w, old, s.op, s.m.w, s.v)[0];
+            mem.put(s.m.off, bytes, next);
+            st.locals[s.l] = Number(BigInt.asIntN(32, old));
+            break;
+          }
+          case "fill": mem.b.fill(s.val & 0xff, s.off, s.off + s.len); break;
+          case "copy": mem.b.copyWithin(s.dst, s.src, s.src + s.len); break;
+          case "let": tmp[s.v] = E(s.e); exec(s.body); break;
           case "yield": break;
           case "rmw": {
             const [next, ret] = applyRmw(p.cells[s.cell]!.w, cells[s.cell]!, s.op, s.w, s.v);
@@ -140,6 +261,10 @@ export function evaluate(p: Program): Execution {
       }
     };
     exec(th.body);
+    for (const w of writtenWords(th.body)) {
+      st.det = mix(st.det, Number(BigInt.asIntN(32, mem.raw(8 * w, 4))));
+      st.det = mix(st.det, Number(BigInt.asIntN(32, mem.raw(8 * w + 4, 4))));
+    }
     results[t] = { det: st.det, rsum: st.rsum };
   };
   runThread(0);

@@ -8,16 +8,38 @@
 //    always as a paired lock/unlock around an atomic load+store of one cell;
 //  - every shared cell has a class whose final value and the used projection of
 //    each returned value do not depend on the order (see CellClass in ir.ts);
-//  - plain loads and stores touch only the thread's own region.
+//  - plain loads and stores touch only the thread's own region; so do the
+//    atomic loads, stores and read-modify-writes of ordinary code (all widths
+//    and signedness), memory.fill and memory.copy: no data races, and their
+//    values are those of the thread's own program order.
+// Ordinary code grows by grammar: i32 and i64 expressions over locals, loads,
+// let-bound temporaries (a load's value live across the statements of its
+// body, calls included), sign and zero extension (extendN_s, the shift pair,
+// masks), shifts by any count (wasm takes it mod the width), comparisons, and
+// a per-program pool of constants and scratch addresses that values are
+// drawn from, as a program's variables and literals recur.
 // The expected result is then the result of any one legal sequential execution
 // (evaluate.ts runs one).
 import { Rng } from "../rng";
 import type { GenConfig } from "./config";
-import type { BinOp, Cell, Expr, Program, RmwOp, Stmt, Thread, Ty, Width } from "./ir";
+import type { BinOp, Cell, E64, Expr, Mem, Program, RmwOp, Stmt, Thread, Ty, UnOp, UnOp64, Width } from "./ir";
 import { NLOCALS } from "./ir";
-import { MAX_LOG, MAX_THREADS, SCRATCH_SLOTS } from "./layout";
+import { MAX_LOG, MAX_THREADS, SCRATCH_BYTES, SCRATCH_SLOTS } from "./layout";
 
 const BINOPS: BinOp[] = ["add", "sub", "mul", "and", "or", "xor", "shl", "shr_u", "rotl", "eq", "lt_u"];
+const BINOPS_MORE: BinOp[] = [...BINOPS, "shr_s", "rotr", "ne", "lt_s", "gt_u", "gt_s", "le_u", "le_s", "ge_u", "ge_s"];
+const ARITH64: BinOp[] = ["add", "sub", "mul", "and", "or", "xor", "shl", "shr_u", "shr_s", "rotl", "rotr"];
+const CMPS: BinOp[] = ["eq", "ne", "lt_u", "lt_s", "gt_u", "gt_s", "le_u", "le_s", "ge_u", "ge_s"];
+const BOUNDARY = [0x7f, 0x80, 0xff, 0x100, 0x7fff, 0x8000, 0xffff, 0x10000, 0x7fffffff, 0x80000000 | 0, -1, -128, -129, -256, -32768, -32769, -65536];
+
+/** Weight bands of chain() steps: extend, compare, add/sub, shift, shift pair, logic, unary, multiply. */
+const CHAIN_BANDS: [number, number][] = [[0, 20], [20, 35], [35, 50], [50, 62], [62, 72], [72, 82], [82, 90], [90, 100]];
+
+/** What an expression may read: locals always; loads and temporaries only in thread code. */
+interface Ctx {
+  mem: boolean;
+  temps: { v: number; w: Width }[];
+}
 const WIDTH_MASK: Record<Width, bigint> = { 8: 0xffn, 16: 0xffffn, 32: 0xffffffffn, 64: 0xffffffffffffffffn };
 
 interface CellPlan {
@@ -41,17 +63,254 @@ class Gen {
   helpers: { e: Expr }[] = [];
   locks = 0;
   flags = 0;
+  /** Per-program literals and scratch addresses that values are drawn from. */
+  pool: number[] = [];
+  addrs: number[] = [];
+  temps: number[] = [];
+  /** Per-program swarm choices: enabled chain step kinds, how often constants sit at a width's edges. */
+  swarm = { steps: CHAIN_BANDS.map(() => true), edge: 0.6 };
   constructor(readonly seed: number, readonly cfg: GenConfig) {
     this.rng = new Rng(seed);
   }
 
-  expr(depth: number, helperLimit = this.helpers.length, nparams = NLOCALS): Expr {
+  expr(depth: number, helperLimit = this.helpers.length, nparams = NLOCALS, ctx: Ctx | null = null): Expr {
+    if (!this.cfg.memOps) {
+      const r = this.rng.int(0, 9);
+      if (depth <= 0 || r < 3) return r < 1 ? { k: "c", v: this.rng.u32() | 0 } : { k: "l", i: this.rng.int(0, nparams - 1) };
+      if (r < 8) return { k: "bin", op: this.rng.pick(BINOPS), a: this.expr(depth - 1, helperLimit, nparams), b: this.expr(depth - 1, helperLimit, nparams) };
+      if (r < 9 && helperLimit > 0)
+        return { k: "call", f: this.rng.int(0, helperLimit - 1), a: this.expr(depth - 1, helperLimit, nparams), b: this.expr(depth - 1, helperLimit, nparams) };
+      return { k: "sel", c: this.expr(depth - 1, helperLimit, nparams), a: this.expr(depth - 1, helperLimit, nparams), b: this.expr(depth - 1, helperLimit, nparams) };
+    }
+    const sub = (): Expr => this.expr(depth - 1, helperLimit, nparams, ctx);
+    const r = this.rng.int(0, 99);
+    if (depth <= 0 || r < 20) return this.leaf(nparams, ctx);
+    if (r < 30 && ctx?.mem) {
+      const m = this.mem("i32", false);
+      return this.chain({ k: "ld", m }, m.w, this.rng.int(1, 3));
+    }
+    if (r < 40) return { k: "bin", op: this.rng.pick(BINOPS_MORE), a: sub(), b: this.rng.chance(0.4) ? this.k32() : sub() };
+    if (r < 50) return this.extend(sub(), this.rng.pick([8, 16] as Width[]));
+    if (r < 57) return this.shiftPair(sub());
+    if (r < 64) return { k: "bin", op: this.rng.pick(CMPS), a: sub(), b: this.k32() };
+    if (r < 70) return { k: "un", op: this.rng.pick(this.unOps()), a: sub() };
+    if (r < 78 && ctx?.mem) return this.rng.chance(0.7) ? { k: "wrap", a: this.e64(depth - 1, ctx) } : { k: "cmp64", op: this.rng.pick(CMPS), a: this.e64(depth - 1, ctx), b: this.k64() };
+    if (r < 88 && helperLimit > 0) return { k: "call", f: this.rng.int(0, helperLimit - 1), a: sub(), b: sub() };
+    return { k: "sel", c: sub(), a: sub(), b: sub() };
+  }
+
+  /**
+   * A value flowing through a short chain of one-operand steps (the shape of
+   * code that decodes a loaded value): extension to its width, comparison,
+   * add/sub, shifts, a bit-field extraction, masks, bit counts, a product.
+   * Constants are drawn from the pool or from the boundaries of the value's
+   * width (w tracks the bits the value may have: a narrow load, a mask).
+   */
+  chain(x: Expr, w: Width, n: number): Expr {
+    let e = x;
+    let bits: number = w;
+    for (let i = 0; i < n; i++) {
+      const r = this.step();
+      if (r < 20) {
+        const ew: Width = bits < 32 && this.rng.chance(0.7) ? (bits <= 8 ? 8 : 16) : this.rng.pick([8, 16] as Width[]);
+        e = this.extend(e, ew);
+        bits = ew;
+      } else if (r < 35) {
+        e = { k: "bin", op: this.rng.pick(CMPS), a: e, b: this.edge(bits) };
+        bits = 1;
+      } else if (r < 50) {
+        e = { k: "bin", op: this.rng.pick(["add", "sub"] as BinOp[]), a: e, b: this.edge(this.rng.pick([bits, 32])) };
+        bits = 32;
+      } else if (r < 62) {
+        const op = this.rng.pick(["shl", "shr_u", "shr_s", "rotl", "rotr"] as BinOp[]);
+        const c = this.shiftCount();
+        e = { k: "bin", op, a: e, b: { k: "c", v: c } };
+        bits = op === "shr_u" && (c & 31) ? 32 - (c & 31) : 32;
+      } else if (r < 72) {
+        e = this.shiftPair(e);
+        bits = 32;
+      } else if (r < 82) {
+        const op = this.rng.pick(["and", "or", "xor"] as BinOp[]);
+        const c = op === "and" && this.rng.chance(0.5) ? { k: "c" as const, v: Number(WIDTH_MASK[this.rng.pick([8, 16] as Width[])]) } : this.k32();
+        e = { k: "bin", op, a: e, b: c };
+        bits = op === "and" ? Math.min(bits, 32 - Math.clz32(c.v)) : 32;
+      } else if (r < 90) {
+        e = { k: "un", op: this.rng.pick(this.unOps()), a: e };
+        bits = e.op === "extend8_s" || e.op === "extend16_s" ? 32 : 6;
+      } else {
+        e = { k: "bin", op: "mul", a: e, b: this.k32() };
+        bits = 32;
+      }
+    }
+    return e;
+  }
+
+  /**
+   * A chain step, as a number in the weight bands of chain(): swarm testing
+   * (Groce et al., ISSTA 2012): each program enables a random subset of the
+   * step kinds, so that rarer combinations of steps come up often.
+   */
+  step(): number {
+    const on = CHAIN_BANDS.filter((_, i) => this.swarm.steps[i]);
+    const total = on.reduce((a, [lo, hi]) => a + hi - lo, 0);
+    let r = this.rng.int(0, total - 1);
+    for (const [lo, hi] of on) {
+      if (r < hi - lo) return lo + r;
+      r -= hi - lo;
+    }
+    return 0;
+  }
+
+  /** A constant at an edge of a value of `bits` bits: +-2^(bits-1), 2^bits - 1, 2^bits, their complements, +-1; or a pool value. */
+  edge(bits: number): Extract<Expr, { k: "c" }> {
+    if (!this.rng.chance(this.swarm.edge)) return this.k32();
+    const b = Math.max(1, Math.min(32, bits));
+    const base = this.rng.pick([2 ** (b - 1), 2 ** b - 1, 2 ** b, -(2 ** (b - 1)), -(2 ** b)]);
+    return { k: "c", v: (base + this.rng.int(-1, 1)) | 0 };
+  }
+
+  /** A word of a thread's initial scratch: pool values, random bits, or bytes at the sign edge. */
+  initWord(): bigint {
     const r = this.rng.int(0, 9);
-    if (depth <= 0 || r < 3) return r < 1 ? { k: "c", v: this.rng.u32() | 0 } : { k: "l", i: this.rng.int(0, nparams - 1) };
-    if (r < 8) return { k: "bin", op: this.rng.pick(BINOPS), a: this.expr(depth - 1, helperLimit, nparams), b: this.expr(depth - 1, helperLimit, nparams) };
-    if (r < 9 && helperLimit > 0)
-      return { k: "call", f: this.rng.int(0, helperLimit - 1), a: this.expr(depth - 1, helperLimit, nparams), b: this.expr(depth - 1, helperLimit, nparams) };
-    return { k: "sel", c: this.expr(depth - 1, helperLimit, nparams), a: this.expr(depth - 1, helperLimit, nparams), b: this.expr(depth - 1, helperLimit, nparams) };
+    if (r < 4) return BigInt.asUintN(64, BigInt(this.k32().v));
+    if (r < 7) return this.rng.u64();
+    let v = 0n;
+    for (let i = 0; i < 8; i++) v |= BigInt(this.rng.pick([0x00, 0x01, 0x7f, 0x80, 0xff])) << BigInt(8 * i);
+    return v;
+  }
+
+  unOps(): UnOp[] {
+    return this.cfg.signExt ? ["extend8_s", "extend16_s", "eqz", "clz", "ctz", "popcnt"] : ["eqz", "clz", "ctz", "popcnt"];
+  }
+
+  leaf(nparams: number, ctx: Ctx | null): Expr {
+    if (ctx?.temps.length && this.rng.chance(0.5)) {
+      const t = this.rng.chance(0.7) ? ctx.temps[ctx.temps.length - 1]! : this.rng.pick(ctx.temps);
+      const e: Expr = { k: "t", v: t.v };
+      // A narrow value is often extended from its own width (type-directed).
+      return t.w < 32 && this.rng.chance(0.35) ? this.extend(e, t.w) : e;
+    }
+    if (ctx?.mem && this.rng.chance(0.25)) return { k: "ld", m: this.mem("i32", false) };
+    return this.rng.chance(0.33) ? this.k32() : { k: "l", i: this.rng.int(0, nparams - 1) };
+  }
+
+  /** Sign or zero extension of the low `w` bits: extendN_s, the shift pair, or a mask. */
+  extend(e: Expr, w: Width): Expr {
+    const forms = this.cfg.signExt && w < 32 ? ["un", "shift", "shift", "mask"] : ["shift", "mask"];
+    const f = this.rng.pick(forms);
+    const sh = 32 - w;
+    if (f === "un") return { k: "un", op: w === 8 ? "extend8_s" : "extend16_s", a: e };
+    if (f === "mask") return { k: "bin", op: "and", a: e, b: { k: "c", v: Number(WIDTH_MASK[w] & 0xffffffffn) | 0 } };
+    return { k: "bin", op: "shr_s", a: { k: "bin", op: "shl", a: e, b: { k: "c", v: sh } }, b: { k: "c", v: sh } };
+  }
+
+  /** (e << a) >> b, signed or unsigned: a bit-field extraction (a = b: an extension). */
+  shiftPair(e: Expr): Expr {
+    const a = this.shiftCount();
+    const b = this.rng.chance(0.4) ? a : this.shiftCount();
+    return { k: "bin", op: this.rng.chance(0.6) ? "shr_s" : "shr_u", a: { k: "bin", op: "shl", a: e, b: { k: "c", v: a } }, b: { k: "c", v: b } };
+  }
+
+  shiftCount(): number {
+    const r = this.rng.int(0, 9);
+    if (r < 5) return this.rng.int(1, 31);
+    if (r < 8) return this.rng.pick([8, 16, 24]);
+    return this.k32().v as number;
+  }
+
+  interesting(): number {
+    switch (this.rng.int(0, 5)) {
+      case 0: return this.rng.int(0, 300);
+      case 1: return -this.rng.int(1, 300);
+      case 2: return ((1 << this.rng.int(0, 31)) + this.rng.int(-1, 1)) | 0;
+      case 3: return this.rng.pick(BOUNDARY);
+      default: return this.rng.u32() | 0;
+    }
+  }
+
+  k32(): Extract<Expr, { k: "c" }> {
+    return { k: "c", v: this.pool.length && this.rng.chance(0.7) ? this.rng.pick(this.pool) : this.interesting() };
+  }
+
+  k64(): Extract<E64, { k: "c" }> {
+    const r = this.rng.int(0, 3);
+    const x = this.k32().v;
+    if (r === 0) return { k: "c", v: BigInt.asUintN(64, BigInt(x)) };
+    if (r === 1) return { k: "c", v: BigInt(x >>> 0) };
+    if (r === 2) return { k: "c", v: BigInt(this.rng.int(0, 70)) };
+    return { k: "c", v: this.rng.u64() };
+  }
+
+  e64(depth: number, ctx: Ctx): E64 {
+    const r = this.rng.int(0, 99);
+    if (depth <= 0 || r < 25) return this.rng.chance(0.5) ? { k: "ld", m: this.mem("i64", false) } : this.k64();
+    if (r < 55) return { k: "bin", op: this.rng.pick(ARITH64), a: this.e64(depth - 1, ctx), b: this.rng.chance(0.4) ? this.k64() : this.e64(depth - 1, ctx) };
+    if (r < 80) return { k: "ext", s: this.rng.chance(0.5), a: this.expr(depth - 1, this.helpers.length, NLOCALS, ctx) };
+    const ops: UnOp64[] = this.cfg.signExt ? ["extend8_s", "extend16_s", "extend32_s", "clz", "ctz", "popcnt"] : ["clz", "ctz", "popcnt"];
+    return { k: "un", op: this.rng.pick(ops), a: this.e64(depth - 1, ctx) };
+  }
+
+  /** A scratch access of type `ty`: width, signedness, atomic or plain, an offset that fits (aligned when atomic). */
+  mem(ty: Ty, store: boolean, atomic = this.rng.chance(0.3)): Mem {
+    const ws: Width[] = ty === "i32" ? [8, 16, 32] : [8, 16, 32, 64];
+    const w = this.rng.pick(ws);
+    const bytes = w / 8;
+    const base = this.addrs.length && this.rng.chance(0.8) ? this.rng.pick(this.addrs) : this.rng.int(0, SCRATCH_BYTES - 8);
+    let off = this.rng.chance(0.6) ? base : base + this.rng.int(0, 7);
+    if (atomic) off -= off % bytes;
+    off = Math.min(off, SCRATCH_BYTES - bytes);
+    const full = ty === "i32" ? 32 : 64;
+    return { ty, w, s: !atomic && !store && w < full && this.rng.chance(0.5), at: atomic, off };
+  }
+
+  /** An ordinary statement over the thread's own memory (memOps grammar). */
+  memStmt(t: Thread, depth: number, ctx: Ctx): Stmt {
+    const r = this.rng.int(0, 99);
+    if (r < 50) return this.letStmt(t, depth, ctx);
+    if (r < 68) return { k: "st", m: this.mem("i32", true), e: this.expr(2, this.helpers.length, NLOCALS, ctx) };
+    if (r < 76) return { k: "st64", m: this.mem("i64", true), e: this.e64(2, ctx) };
+    if (r < 90 || !this.cfg.bulkMemory) {
+      const m = this.mem(this.rng.chance(0.6) ? "i32" : "i64", true, true);
+      const op = this.rng.pick(["add", "sub", "and", "or", "xor", "xchg", "cmpxchg"] as const);
+      const v = BigInt.asUintN(m.w, BigInt(this.k32().v));
+      const exp = this.rng.chance(0.5) ? 0n : BigInt.asUintN(m.w, BigInt(this.k32().v));
+      return { k: "prmw", m, op, v, exp, l: this.rng.int(0, NLOCALS - 1) };
+    }
+    const len = this.rng.int(0, 24);
+    if (this.rng.chance(0.5)) return { k: "fill", off: this.rng.int(0, SCRATCH_BYTES - len), len, val: this.k32().v };
+    return { k: "copy", dst: this.rng.int(0, SCRATCH_BYTES - len), src: this.rng.int(0, SCRATCH_BYTES - len), len };
+  }
+
+  /** let tV = (a load, usually) in 1..2 ordinary statements that read it. */
+  letStmt(t: Thread, depth: number, ctx: Ctx): Stmt {
+    const v = this.temps[t.id]!++;
+    let e: Expr;
+    let w: Width = 32;
+    if (this.rng.chance(0.8)) {
+      const m = this.mem("i32", false);
+      e = { k: "ld", m };
+      w = m.w === 32 || m.s ? 32 : m.w;
+    } else e = this.expr(2, this.helpers.length, NLOCALS, ctx);
+    const e0 = (): Expr => e;
+    const inner: Ctx = { mem: true, temps: [...ctx.temps, { v, w }] };
+    const body: Stmt[] = [];
+    if (this.rng.chance(0.6)) {
+      // The temporary read once, through a chain, into the result or memory.
+      const e = this.chain({ k: "t", v }, w, this.rng.int(1, 3));
+      body.push(this.rng.chance(0.7) ? { k: "mix", e } : { k: "st", m: this.mem("i32", true), e });
+      if (this.rng.chance(0.3)) body.push({ k: "yield", site: this.site++ });
+      return { k: "let", v, e: e0(), body };
+    }
+    for (let i = this.rng.int(1, 2); i > 0; i--) {
+      const r = this.rng.int(0, 9);
+      if (r < 4) body.push({ k: "mix", e: this.expr(3, this.helpers.length, NLOCALS, inner) });
+      else if (r < 6) body.push({ k: "set", l: this.rng.int(0, NLOCALS - 1), e: this.expr(3, this.helpers.length, NLOCALS, inner) });
+      else if (r < 7) body.push({ k: "st", m: this.mem("i32", true), e: this.expr(2, this.helpers.length, NLOCALS, inner) });
+      else if (r < 8) body.push({ k: "yield", site: this.site++ });
+      else if (depth < 2) body.push({ k: "if", c: this.expr(2, this.helpers.length, NLOCALS, inner), t: [{ k: "mix", e: this.expr(2, this.helpers.length, NLOCALS, inner) }], f: [] });
+      else body.push({ k: "mix", e: this.expr(2, this.helpers.length, NLOCALS, inner) });
+    }
+    return { k: "let", v, e: e0(), body };
   }
 
   tyFor(w: Width): Ty {
@@ -126,6 +385,10 @@ class Gen {
     const out: Stmt[] = [];
     for (let i = 0; i < n; i++) {
       if (this.rng.chance(this.cfg.yieldRate)) out.push({ k: "yield", site: this.site++ });
+      if (this.cfg.memOps && this.rng.chance(0.3)) {
+        out.push(this.memStmt(t, depth, { mem: true, temps: [] }));
+        continue;
+      }
       const r = this.rng.int(0, 99);
       if (r < 40 && budget.log >= mult) {
         const s = this.sharedOp(t);
@@ -141,12 +404,16 @@ class Gen {
       } else if (r < 62 && depth < 2) {
         const n2 = this.rng.int(1, 3);
         out.push({ k: "loop", n: n2, body: this.stmts(t, this.rng.int(1, 3), depth + 1, mult * n2, budget) });
-      } else if (r < 72) out.push({ k: "set", l: this.rng.int(0, NLOCALS - 1), e: this.expr(3) });
-      else if (r < 80) out.push({ k: "pstore", slot: this.rng.int(0, SCRATCH_SLOTS - 1), e: this.expr(2) });
+      } else if (r < 72) out.push({ k: "set", l: this.rng.int(0, NLOCALS - 1), e: this.expr(3, this.helpers.length, NLOCALS, this.threadCtx()) });
+      else if (r < 80) out.push({ k: "pstore", slot: this.rng.int(0, SCRATCH_SLOTS - 1), e: this.expr(2, this.helpers.length, NLOCALS, this.threadCtx()) });
       else if (r < 86) out.push({ k: "pload", slot: this.rng.int(0, SCRATCH_SLOTS - 1), l: this.rng.int(0, NLOCALS - 1) });
-      else out.push({ k: "mix", e: this.expr(3) });
+      else out.push({ k: "mix", e: this.expr(3, this.helpers.length, NLOCALS, this.threadCtx()) });
     }
     return out;
+  }
+
+  threadCtx(): Ctx | null {
+    return this.cfg.memOps ? { mem: true, temps: [] } : null;
   }
 
   build(): Program {
@@ -159,6 +426,15 @@ class Gen {
       const p = this.rng.pick(parents);
       this.threads.push({ id: t, parent: p.id, depth: p.depth + 1, body: [] });
     }
+    if (cfg.memOps) {
+      const steps = CHAIN_BANDS.map(() => this.rng.chance(0.5));
+      if (!steps.some(Boolean)) steps[this.rng.int(0, steps.length - 1)] = true;
+      this.swarm = { steps, edge: this.rng.pick([0.2, 0.6, 0.9]) };
+      for (let i = 0; i < 8; i++) this.pool.push(this.interesting());
+      for (let i = 0; i < 6; i++) this.addrs.push(8 * this.rng.int(0, SCRATCH_BYTES / 8 - 1));
+    }
+    this.temps = this.threads.map(() => 0);
+    if (cfg.memOps) for (const t of this.threads) t.init = [...Array(SCRATCH_BYTES / 8).keys()].map(() => this.initWord());
     for (let h = 0; h < cfg.helpers; h++) this.helpers.push({ e: this.expr(3, h, 2) });
     this.planCells();
     for (const t of this.threads) t.body = this.stmts(t, cfg.stmts, 0, 1, { log: MAX_LOG - 4 });

@@ -1,6 +1,7 @@
 // Reference interpreter for small litmus modules: enumerates every sequentially
 // consistent interleaving of t0..tN-1 at memory-access granularity (each load,
-// store, RMW is one atomic step; thread-local code runs between steps), with
+// store, RMW, plain or atomic, is one atomic step; thread-local code and calls
+// of the module's own functions run between steps), with
 // memoized states, and collects the outcomes (`final` run on each final memory).
 // Returns null when the module uses something outside the supported subset or
 // the state space exceeds the limit: then it is "not small enough".
@@ -8,7 +9,8 @@ import type { Func, Instr, LinearModule } from "./parse";
 
 type Val = number | bigint;
 interface Frame { f: Func; pc: number; stack: Val[]; locals: Val[]; ctl: { instr: number; height: number; loop: boolean; arity: number }[] }
-interface ThreadState { frame: Frame; done: boolean; results: Val[] }
+/** `calls`: the frames of the callers of `frame` (innermost last). */
+interface ThreadState { frame: Frame; calls: Frame[]; done: boolean; results: Val[]; funcs: Map<string, Func> }
 
 class Unsupported extends Error {}
 
@@ -32,7 +34,7 @@ export function enumerateOutcomes(mod: LinearModule, threads: string[], finalNam
   const funcs = threads.map((n) => mod.funcs.get(mod.exports.get(n)!)!);
   const fin = finalName ? mod.funcs.get(mod.exports.get(finalName)!)! : null;
   try {
-    const init: ThreadState[] = funcs.map((f) => ({ frame: newFrame(f), done: false, results: [] }));
+    const init: ThreadState[] = funcs.map((f) => ({ frame: newFrame(f), calls: [], done: false, results: [], funcs: mod.funcs }));
     const mem = new Map<number, number>();
     init.forEach((t) => runLocal(t, mem));
     const seen = new Set<string>();
@@ -47,7 +49,7 @@ export function enumerateOutcomes(mod: LinearModule, threads: string[], finalNam
       if (ts.every((t) => t.done)) {
         let out = ts.map((t) => t.results.map((v) => String(Number(BigInt.asIntN(32, BigInt(v))))).join(",")).join(";");
         if (fin) {
-          const ft: ThreadState = { frame: newFrame(fin), done: false, results: [] };
+          const ft: ThreadState = { frame: newFrame(fin), calls: [], done: false, results: [], funcs: mod.funcs };
           const m2 = new Map(mem);
           for (let n = 0; !ft.done; n++) { if (n > 100000) throw new Unsupported("final does not end"); stepMem(ft, m2); runLocal(ft, m2); }
           out += "|" + ft.results.map((v) => String(Number(BigInt.asIntN(32, BigInt(v))))).join(",");
@@ -76,13 +78,14 @@ function newFrame(f: Func): Frame {
   if (f.params.length) throw new Unsupported("thread functions take no parameters");
   return { f, pc: 0, stack: [], locals, ctl: [] };
 }
+const cloneFrame = (fr: Frame): Frame => ({ f: fr.f, pc: fr.pc, stack: [...fr.stack], locals: [...fr.locals], ctl: fr.ctl.map((c) => ({ ...c })) });
 function cloneThread(t: ThreadState): ThreadState {
-  const fr = t.frame;
-  return { done: t.done, results: [...t.results], frame: { f: fr.f, pc: fr.pc, stack: [...fr.stack], locals: [...fr.locals], ctl: fr.ctl.map((c) => ({ ...c })) } };
+  return { done: t.done, results: [...t.results], frame: cloneFrame(t.frame), calls: t.calls.map(cloneFrame), funcs: t.funcs };
 }
+const frameKey = (fr: Frame): string => `${fr.f.name}@${fr.pc}/${fr.stack.join(",")}/${fr.locals.join(",")}/${fr.ctl.length}`;
 function stateKey(ts: ThreadState[], mem: Map<number, number>): string {
   const m = [...mem.entries()].filter(([, v]) => v !== 0).sort((a, b) => a[0] - b[0]).map((e) => e.join(":")).join(",");
-  return ts.map((t) => (t.done ? `D${t.results.join(",")}` : `${t.frame.pc}/${t.frame.stack.join(",")}/${t.frame.locals.join(",")}/${t.frame.ctl.length}`)).join("|") + "#" + m;
+  return ts.map((t) => (t.done ? `D${t.results.join(",")}` : [...t.calls, t.frame].map(frameKey).join(">"))).join("|") + "#" + m;
 }
 
 const isMemOp = (op: string): boolean => memInfo(op) !== null || op === "memory.atomic.notify" || op === "atomic.fence";
@@ -92,7 +95,7 @@ function runLocal(t: ThreadState, mem: Map<number, number>): void {
   for (let n = 0; !t.done; n++) {
     if (n > 100000) throw new Unsupported("local code does not reach a memory access");
     const fr = t.frame;
-    if (fr.pc >= fr.f.body.length) { finish(t); return; }
+    if (fr.pc >= fr.f.body.length) { ret(t); continue; }
     const ins = fr.f.body[fr.pc]!;
     if (isMemOp(ins.op)) return;
     exec(t, ins, mem);
@@ -100,12 +103,20 @@ function runLocal(t: ThreadState, mem: Map<number, number>): void {
 }
 function stepMem(t: ThreadState, mem: Map<number, number>): void {
   const fr = t.frame;
-  if (fr.pc >= fr.f.body.length) { finish(t); return; }
+  if (fr.pc >= fr.f.body.length) { ret(t); return; }
   exec(t, fr.f.body[fr.pc]!, mem);
 }
-function finish(t: ThreadState): void {
+/** The current function ends: back to its caller with its results, or the thread is done. */
+function ret(t: ThreadState): void {
   const n = t.frame.f.results.length;
-  t.results = t.frame.stack.slice(t.frame.stack.length - n);
+  const results = t.frame.stack.slice(t.frame.stack.length - n);
+  const caller = t.calls.pop();
+  if (caller) {
+    caller.stack.push(...results);
+    t.frame = caller;
+    return;
+  }
+  t.results = results;
   t.done = true;
 }
 
@@ -206,6 +217,16 @@ function exec(t: ThreadState, ins: Instr, mem: Map<number, number>): void {
     case "br": branch(t, ins.args[0]!); return;
     case "br_if": if (i32(pop())) branch(t, ins.args[0]!); return;
     case "return": { const n = fr.f.results.length; const v = s.slice(s.length - n); s.length = 0; s.push(...v); fr.pc = fr.f.body.length; return; }
+    case "call": {
+      const callee = t.funcs.get(ins.args[0]!);
+      if (!callee) throw new Unsupported(`call ${ins.args[0]}`);
+      if (t.calls.length >= 64) throw new Unsupported("call depth");
+      const args: Val[] = [];
+      for (let i = 0; i < callee.params.length; i++) args.unshift(pop());
+      t.calls.push(fr);
+      t.frame = { f: callee, pc: 0, stack: [], locals: [...args, ...callee.locals.map((ty) => (ty === "i64" ? 0n : 0))], ctl: [] };
+      return;
+    }
     case "i32.wrap_i64": s.push(i32(pop())); return;
     case "i64.extend_i32_u": s.push(BigInt(i32(pop()) >>> 0)); return;
     case "i64.extend_i32_s": s.push(BigInt(i32(pop()))); return;

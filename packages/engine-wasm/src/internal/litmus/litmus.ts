@@ -2,16 +2,20 @@
 // exports t0..tN-1 (no params, i32 results) and optionally `final`. Each run
 // zeroes memory, runs t0..tN-1 on N threads and records the outcome string
 // `r,r;r,r|final`. The module is instrumented with yield points before every
-// memory access, and a strategy (default race) schedules them; the reference
+// memory access (plain and atomic alike), and a strategy schedules them. The
+// default, `auto`, explores systematically with partial-order reduction (one run
+// per order of racing accesses) and says whether it got through; when the
+// exploration does not fit the budget it goes on in guided random order
+// (alternatives that reverse racing pairs not yet reversed first). The reference
 // interpreter enumerates the SC-allowed outcomes when the module is small.
 import { readFile, stat } from "node:fs/promises";
 import { FuzzFarmError } from "@fuzzfarm/protocol";
 import type { Harness } from "../harness";
 import type { ModuleMeta, RunSpec } from "../runner/supervisor";
-import { ScheduleTree } from "../runner/systematic";
+import { byteDependence, ScheduleTree, type ExploreStats } from "../runner/systematic";
 import { needsInstrumentation, runSpec } from "../runner/strategies";
 import { injectFault, type FaultKind } from "../text/faults";
-import { instrument } from "../text/instrument";
+import { instrument, SITE_BASE } from "../text/instrument";
 import { encodeWat, linearText } from "../wasm-tools";
 import { enumerateOutcomes, isAtomicOp } from "./interp";
 import { parseLinear, type LinearModule } from "./parse";
@@ -57,8 +61,13 @@ export async function loadLitmus(file: string): Promise<LitmusModule> {
 export interface LitmusOptions {
   /** Runs. Default 200. */
   runs: number;
-  /** Strategy (see runner/strategies.ts). Default 'race'. */
+  /** Strategy (see runner/strategies.ts). Default 'auto'. */
   strategy: string;
+  /**
+   * auto: the share of `runs` the systematic exploration may use at least; it goes on past it
+   * while what it has run plus the alternatives left still fit in `runs`. Default 0.5.
+   */
+  systematicShare: number;
   /** Seed of the schedules. Default 0. */
   seed: number;
   /** Per-run watchdog, ms. Default 3000. */
@@ -68,7 +77,23 @@ export interface LitmusOptions {
   /** Engine configuration (default, liftoff, turbofan). */
   tier: string;
 }
-export const DEFAULT_LITMUS: Readonly<LitmusOptions> = Object.freeze({ runs: 200, strategy: "race", seed: 0, timeoutMs: 3000, fault: null, tier: "default" });
+export const DEFAULT_LITMUS: Readonly<LitmusOptions> = Object.freeze({ runs: 200, strategy: "auto", systematicShare: 0.5, seed: 0, timeoutMs: 3000, fault: null, tier: "default" });
+
+/** How far the systematic exploration of `auto` (and `dfs`) got. */
+export interface Exploration extends ExploreStats {
+  /** Runs of the systematic phase (deepest alternatives first). */
+  systematicRuns: number;
+  /** auto: runs of the guided phase (untried alternatives in seeded order, those reversing racing pairs not yet seen reversed first). */
+  guidedRuns: number;
+  /** auto: runs after the exploration was exhausted (random token schedules). */
+  randomRuns: number;
+  /** Every order of racing accesses ran (auto) / every interleaving ran (dfs). */
+  exhausted: boolean;
+  /** Runs it took, when exhausted. */
+  exhaustedAfter?: number;
+  /** Partial-order reduction over racing accesses (false: every interleaving of accesses, as for modules that wait). */
+  reduced: boolean;
+}
 
 export interface LitmusReport {
   file: string;
@@ -81,8 +106,10 @@ export interface LitmusReport {
   firstSeen: Record<string, number>;
   /** The schedule of that first run (replays it: token-mode specs carry their decisions). */
   firstSpec: Record<string, RunSpec>;
-  /** dfs: every schedule at yield-point granularity ran (within --runs). */
+  /** dfs, auto: every schedule at yield-point granularity (auto: every order of racing accesses) ran (within --runs). */
   exhausted?: boolean;
+  /** dfs, auto: how far the systematic exploration got. */
+  exploration?: Exploration;
   allowed?: string[];
   forbiddenSeen?: string[];
   /** The threads also make plain (non-atomic) accesses: racing plain accesses may legally show non-SC outcomes. */
@@ -92,11 +119,28 @@ export interface LitmusReport {
   faultApplies?: boolean;
 }
 
+/** Bytes a memory instruction touches, from its opcode (`i64.atomic.rmw16.add_u` -> 2). */
+export function accessWidth(siteOp: string): number {
+  const op = siteOp.split(" ").pop() ?? "";
+  const m = /(?:load|store|rmw)(8|16|32)(?:[._]|$)/.exec(op);
+  if (m) return Number(m[1]) / 8;
+  return /^(i64|f64)\./.test(op) ? 8 : 4;
+}
+
+/** Byte widths by site number - SITE_BASE, for the scheduler's sleep sets. */
+function siteWidths(sites: Map<number, string>): number[] {
+  const out: number[] = [];
+  for (const [site, op] of sites) if (site >= SITE_BASE) out[site - SITE_BASE] = accessWidth(op);
+  return Array.from(out, (w) => w ?? 8);
+}
+
 /** The SC-allowed outcome set, or null when the module is too big or uses unsupported instructions. */
 export function allowedOutcomes(m: LitmusModule): { allowed: string[]; plainAccesses: boolean } | null {
   const e = enumerateOutcomes(m.mod, m.threads, m.hasFinal ? "final" : null);
   if (!e) return null;
-  const plainAccesses = !m.threads.every((t) => m.mod.funcs.get(m.mod.exports.get(t)!)!.body.every((i) => !/^(i32|i64)\.(load|store)/.test(i.op) || isAtomicOp(i.op)));
+  // Any function but `final` (which runs alone, after the threads) may make a thread's plain access.
+  const fin = m.mod.exports.get("final");
+  const plainAccesses = [...m.mod.funcs.values()].some((f) => f.name !== fin && f.body.some((i) => /^(i32|i64|f32|f64)\.(load|store)/.test(i.op) && !isAtomicOp(i.op)));
   return { allowed: e.allowed, plainAccesses };
 }
 
@@ -109,15 +153,42 @@ export async function runLitmus(h: Harness, m: LitmusModule, opts: Partial<Litmu
     text = f.text;
     faultApplies = f.applies;
   }
-  if (needsInstrumentation(o.strategy)) text = instrument(text ?? m.linear).text;
+  let sites: Map<number, string> | null = null;
+  if (needsInstrumentation(o.strategy)) {
+    const ins = instrument(text ?? m.linear);
+    text = ins.text;
+    sites = ins.sites;
+  }
   const bytes = text ? await encodeWat(text, "instrumented.wat") : m.bytes;
   const report: LitmusReport = { file: m.file, threads: m.threads.length, strategy: o.strategy, seed: o.seed, runs: 0, outcomes: {}, firstSeen: {}, firstSpec: {}, errors: {}, faultApplies };
   const batch = 50;
-  const tree = o.strategy === "dfs" ? new ScheduleTree(o.seed, m.threads.length) : null;
-  while (report.runs < o.runs && !tree?.exhausted) {
+  // auto reduces over racing accesses; a module that waits gets every interleaving (a wait's wake-up is not an access the scheduler sees).
+  const reduced = o.strategy === "auto" && !/memory\.atomic\.wait/.test(text ?? m.linear);
+  const tree = o.strategy === "dfs" || o.strategy === "auto"
+    ? new ScheduleTree(o.seed, m.threads.length, undefined, reduced ? byteDependence((site) => accessWidth(sites!.get(site) ?? "")) : null, reduced ? siteWidths(sites!) : [])
+    : null;
+  const auto = o.strategy === "auto";
+  const systematicBudget = Math.max(1, Math.ceil(o.runs * o.systematicShare));
+  let exhaustedAfter: number | undefined;
+  let systematicRuns = 0;
+  let guidedRuns = 0;
+  let randomRuns = 0;
+  let guided = false;
+  /** The exploration's numbers when it ran out of alternatives (guided runs after it grow the tree further). */
+  let atExhaustion: ExploreStats | undefined;
+  while (report.runs < o.runs) {
+    if (tree && exhaustedAfter === undefined && tree.exhausted) { exhaustedAfter = report.runs; atExhaustion = tree.stats(); }
+    if (tree && !auto && exhaustedAfter !== undefined) break;
     const i = report.runs;
+    // Systematic while within its share, or while the runs so far plus the alternatives left (a lower bound of what is left) fit.
+    if (auto && !guided && exhaustedAfter === undefined && i >= systematicBudget && i + tree!.stats().frontier > o.runs) guided = true;
+    guided ||= auto && exhaustedAfter !== undefined;
     const n = Math.min(batch, o.runs - i);
-    const specs = tree ? tree.next(n) : [...Array(n)].map((_, j) => runSpec(o.strategy, o.seed, i + j, m.threads.length));
+    const specs = tree ? tree.next(n, guided) : [...Array(n)].map((_, j) => runSpec(o.strategy, o.seed, i + j, m.threads.length));
+    if (!specs.length) break;
+    if (exhaustedAfter !== undefined) randomRuns += specs.length;
+    else if (guided) guidedRuns += specs.length;
+    else systematicRuns += specs.length;
     const r = await h.execute(o.tier, bytes, m.meta, specs, { timeoutMs: o.timeoutMs, wantLogs: false });
     if ("crash" in r) { report.errors.crash = (report.errors.crash ?? 0) + 1; break; }
     if ("hang" in r) { report.errors.unresponsive = (report.errors.unresponsive ?? 0) + 1; break; }
@@ -129,12 +200,17 @@ export async function runLitmus(h: Harness, m: LitmusModule, opts: Partial<Litmu
       report.outcomes[oc] = (report.outcomes[oc] ?? 0) + 1;
       if (!(oc in report.firstSeen)) {
         report.firstSeen[oc] = i + j;
-        report.firstSpec[oc] = specs[j]!.mode === 1 ? { ...specs[j]!, replay: res.decisions, wantCands: undefined } : specs[j]!;
+        // Token runs replay from their whole decision list (no candidate sets, sleep sets or random tail needed).
+        report.firstSpec[oc] = specs[j]!.mode === 1 ? { ...specs[j]!, replay: res.decisions, wantCands: undefined, randomTail: undefined, sleep: undefined, siteWidths: undefined } : specs[j]!;
       }
     });
     onRun?.(report.runs);
   }
-  if (tree) report.exhausted = tree.exhausted;
+  if (tree) {
+    if (exhaustedAfter === undefined && tree.exhausted) { exhaustedAfter = report.runs; atExhaustion = tree.stats(); }
+    report.exhausted = exhaustedAfter !== undefined;
+    report.exploration = { ...(atExhaustion ?? tree.stats()), systematicRuns, guidedRuns, randomRuns, exhausted: report.exhausted, ...(exhaustedAfter !== undefined ? { exhaustedAfter } : {}), reduced };
+  }
   const a = allowedOutcomes(m);
   if (a) {
     report.allowed = a.allowed;

@@ -7,12 +7,14 @@
 // line by the supervisor, so one child is one engine configuration.
 import { Worker } from "node:worker_threads";
 import * as C from "./ctl.mjs";
+import { connect } from "./transport.mjs";
 
 // The repo's TypeScript lib has no WebAssembly namespace nor Atomics.waitAsync: reach them untyped.
 const WA = /** @type {any} */ (globalThis).WebAssembly;
 const waitAsync = /** @type {any} */ (Atomics).waitAsync;
 
-const send = (/** @type {any} */ m) => process.send?.(m);
+/** Reply to the supervisor (IPC under Node, JSON lines elsewhere: transport.mjs). */
+let send = (/** @type {any} */ _m) => {};
 const ctlSab = new SharedArrayBuffer(C.CTL_INTS * 4);
 const ctl = new Int32Array(ctlSab);
 const errSab = new SharedArrayBuffer(1024);
@@ -84,8 +86,8 @@ async function freshPool() {
 /** Stop a stuck or failed run; returns how the pool recovered. */
 async function recover() {
   Atomics.store(ctl, C.ABORT, 1);
-  Atomics.notify(ctl, C.TOKEN);
   Atomics.notify(ctl, C.CHANGE);
+  for (let t = 0; t < meta.threads; t++) Atomics.notify(ctl, C.TB(t) + C.T_GO);
   const mem32 = new Int32Array(/** @type {any} */ (memory).buffer);
   for (let t = 0; t < meta.threads; t++) {
     const b = C.TB(t);
@@ -203,6 +205,10 @@ function resetRun(/** @type {any} */ spec) {
   ctl[C.START_DELAY_US] = spec.startDelayUs ?? 0;
   ctl[C.FREE_SEED] = spec.seed | 0;
   ctl[C.SYSTEMATIC] = spec.wantCands ? 1 : 0;
+  ctl[C.RANDOM_TAIL] = spec.randomTail ? 1 : 0;
+  ctl[C.SLEEP] = spec.sleep ?? 0;
+  ctl[C.FREE_ENTRY] = spec.freeEntry ? 1 : 0;
+  if (spec.sleep) (spec.siteWidths ?? []).forEach((/** @type {number} */ w, /** @type {number} */ i) => { if (i < C.MAX_WIDTHS) ctl[C.WIDTHS + i] = w; });
   // Focused race runs take the focus groups in turn; one slot in every n+1 stays unfocused.
   const shared = meta.shared ?? [];
   const slot = spec.focus === undefined || !shared.length ? shared.length : spec.focus % (shared.length + 1);
@@ -228,7 +234,10 @@ async function runOne(/** @type {any} */ spec, /** @type {number} */ timeoutMs, 
   const steps = ctl[C.STEP];
   const decisions = Array.from(ctl.subarray(C.TRACE, C.TRACE + Math.min(steps, C.MAX_TRACE)));
   /** @type {any} */ const res = { outcome: null, decisions, ms: 0 };
-  if (spec.wantCands) res.cands = Array.from(ctl.subarray(C.CANDS, C.CANDS + decisions.length));
+  if (spec.wantCands) {
+    res.cands = Array.from(ctl.subarray(C.CANDS, C.CANDS + decisions.length));
+    res.accs = Array.from(ctl.subarray(C.ACCESS, C.ACCESS + 2 * decisions.length));
+  }
   if (v === "timed-out") {
     const snap = stateSnapshot();
     res.error = { kind: snap.kind === "timeout" ? "timeout" : snap.kind, message: `run did not finish in ${timeoutMs} ms`, states: snap.text };
@@ -252,7 +261,7 @@ async function runOne(/** @type {any} */ spec, /** @type {number} */ timeoutMs, 
 }
 
 let queue = Promise.resolve();
-process.on("message", (/** @type {any} */ msg) => {
+send = connect((/** @type {any} */ msg) => {
   queue = queue.then(async () => {
     try {
       if (msg.type === "load") {
@@ -271,5 +280,4 @@ process.on("message", (/** @type {any} */ msg) => {
     }
   });
 });
-process.on("disconnect", () => process.exit(0));
 send({ type: "ready" });

@@ -2,7 +2,7 @@
 // Layout of the control SharedArrayBuffer shared by the child process's main
 // thread and its worker threads (Int32 indices). Plain JS: it runs inside the
 // supervised child process, which carries no TypeScript loader.
-export const CTL_INTS = 16384 + 8192;
+export const CTL_INTS = 16384 + 8192 * 3 + 4096;
 export const MODE = 0; // 0 free, 1 token (seeded random), 2 pct
 export const TOKEN = 1; // thread holding the token, -1 nobody
 export const STEP = 2; // decisions made so far
@@ -35,6 +35,9 @@ export const RUN_LEN = 35; // consecutive decisions that kept the same thread
 export const FOCUS = 36; // race strategy: the address this run's holds target (-1: any address)
 export const FOCUS2 = 37; // and a second one (a lock's data cell beside its lock word), or -1
 export const SYSTEMATIC = 38; // dfs: invisible steps first, candidate sets recorded as reduced
+export const SLEEP = 40; // systematic runs: after the replayed prefix, threads not to choose (a sleep set) until a conflicting access runs
+export const FREE_ENTRY = 41; // token modes: threads run to their first yield point without the token (see sched.enter)
+export const RANDOM_TAIL = 39; // systematic runs: after the replayed prefix, seeded random choices instead of letting the running thread go on
 export const SPIN_LIMIT = 48;
 export const TB = (/** @type {number} */ t) => 64 + t * 16;
 export const T_STATE = 0;
@@ -51,6 +54,7 @@ export const T_PKIND = 11; // 1 read, 2 write/rmw
 export const T_HELD = 12; // race strategy: step at which the thread was held back (0: not held)
 export const T_LADDR = 13; // address of the thread's previous access (-1: none, or a plain yield came between)
 export const T_LKIND = 14; // its kind
+export const T_GO = 15; // bumped when the token is given to the thread: it sleeps on its own word, so a hand-off wakes only the thread that gets the token
 export const HOLD_STEPS = 40;
 export const TRACE = 1024;
 export const MAX_TRACE = 8192;
@@ -63,6 +67,12 @@ export const ADDR_TABLE = RESULTS + 256;
 export const ADDR_SLOTS = 1024;
 /** Per decision: bitmask of the threads that were candidates (the systematic explorer's branching). */
 export const CANDS = 16384;
+/** Per decision (systematic runs): the chosen thread's access, as pairs [address (-1: none), site*4 + kind]. */
+export const ACCESS = CANDS + MAX_TRACE;
+/** Byte width of the access at each instrumentation site (index: site - SITE_BASE; 0: unknown, taken as 8). */
+export const WIDTHS = ACCESS + 2 * MAX_TRACE;
+export const MAX_WIDTHS = 4096;
+export const SITE_BASE = 10000; // text/instrument.ts numbers its sites from here
 
 export const S_IDLE = 0, S_RUNNING = 1, S_PARKED = 2, S_BLOCKED = 3, S_DONE = 4;
 export const CMD_RUN = 1, CMD_RELOAD = 2;

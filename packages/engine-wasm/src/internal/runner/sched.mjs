@@ -39,6 +39,26 @@ export function makeScheduler(ctl, mem32) {
    */
   const invisible = (cands) => (ctl[C.SYSTEMATIC] ? cands.find((c) => ctl[C.TB(c) + C.T_PADDR] < 0) : undefined);
 
+  /** Byte range of thread t's pending access. */
+  const range = (/** @type {number} */ t) => {
+    const b = C.TB(t);
+    const i = ctl[b + C.T_SITE] - C.SITE_BASE;
+    const w = i >= 0 && i < C.MAX_WIDTHS ? ctl[C.WIDTHS + i] || 8 : 8;
+    return [ctl[b + C.T_PADDR], ctl[b + C.T_PADDR] + w];
+  };
+  /** Thread c is about to make its access: sleeping threads whose pending access conflicts with it wake up. */
+  const wake = (/** @type {number} */ c) => {
+    const [a0, a1] = range(c);
+    let sleep = ctl[C.SLEEP] & ~(1 << c);
+    if (a0 >= 0)
+      for (let t = 0; t < 31; t++) {
+        if (!(sleep & (1 << t))) continue;
+        const [b0, b1] = range(t);
+        if (b0 >= 0 && a0 < b1 && b0 < a1 && (ctl[C.TB(c) + C.T_PKIND] === 2 || ctl[C.TB(t) + C.T_PKIND] === 2)) sleep &= ~(1 << t);
+      }
+    ctl[C.SLEEP] = sleep;
+  };
+
   /** @param {number} from @param {number[]} cands */
   function choose(from, cands) {
     const step = ctl[C.STEP];
@@ -49,7 +69,12 @@ export function makeScheduler(ctl, mem32) {
     }
     const inv = invisible(cands);
     if (inv !== undefined) return inv;
-    if (ctl[C.REPLAY_LEN] > 0 || ctl[C.SYSTEMATIC]) return cands.includes(from) ? from : cands[0];
+    if (ctl[C.SLEEP]) {
+      // Sleeping threads' next steps were explored from here in an equivalent order already.
+      const awake = cands.filter((c) => !(ctl[C.SLEEP] & (1 << c)));
+      if (awake.length) cands = awake;
+    }
+    if ((ctl[C.REPLAY_LEN] > 0 || ctl[C.SYSTEMATIC]) && !ctl[C.RANDOM_TAIL]) return cands.includes(from) ? from : cands[0];
     if (ctl[C.MODE] === C.MODE_PCT) {
       const ncp = ctl[C.PCT_NCP];
       for (let i = 0; i < ncp; i++) if (ctl[C.PCT_CP + i] === step && from >= 0) ctl[C.TB(from) + C.T_PRIO] = i;
@@ -203,7 +228,8 @@ export function makeScheduler(ctl, mem32) {
         if (blocked + shouldWake > 0) fail(shouldWake ? C.ERR_LOST_WAKEUP : C.ERR_DEADLOCK, from);
         return -1;
       }
-      const c = choose(from, cands);
+      // After a free entry the token holder is whoever arrived last (timing): the first choice must not prefer it.
+      const c = choose(ctl[C.FREE_ENTRY] && ctl[C.STEP] === 0 ? -1 : from, cands);
       ctl[C.RUN_LEN] = c === from ? ctl[C.RUN_LEN] + 1 : 0;
       const step = ctl[C.STEP];
       if (step < C.MAX_TRACE) {
@@ -214,21 +240,27 @@ export function makeScheduler(ctl, mem32) {
           if (inv !== undefined) mask = 1 << inv;
           else for (const t of cands) mask |= 1 << t;
           ctl[C.CANDS + step] = mask;
+          // The access the chosen thread performs in this step (its dependence with other steps).
+          ctl[C.ACCESS + 2 * step] = ctl[C.TB(c) + C.T_PADDR];
+          ctl[C.ACCESS + 2 * step + 1] = (ctl[C.TB(c) + C.T_SITE] << 2) | ctl[C.TB(c) + C.T_PKIND];
+          if (ctl[C.SLEEP] && step >= ctl[C.REPLAY_LEN]) wake(c);
         }
       }
       ctl[C.STEP] = step + 1;
       Atomics.store(ctl, C.TOKEN, c);
-      Atomics.notify(ctl, C.TOKEN);
+      Atomics.add(ctl, C.TB(c) + C.T_GO, 1);
+      Atomics.notify(ctl, C.TB(c) + C.T_GO);
       return c;
     }
   }
 
   function waitToken(/** @type {number} */ me) {
+    const go = C.TB(me) + C.T_GO;
     for (;;) {
-      const cur = Atomics.load(ctl, C.TOKEN);
-      if (cur === me) return;
+      const g = Atomics.load(ctl, go);
+      if (Atomics.load(ctl, C.TOKEN) === me) return;
       if (Atomics.load(ctl, C.ABORT)) throw new AbortRun("aborted");
-      Atomics.wait(ctl, C.TOKEN, cur, 20);
+      Atomics.wait(ctl, go, g, 20);
     }
   }
 
@@ -236,16 +268,26 @@ export function makeScheduler(ctl, mem32) {
     setState,
     bump,
     fail,
-    /** A plain yield point by the token holder. */
+    /** A yield point: the token holder decides who goes next (a thread still on its free entry only parks). */
     yieldPoint(/** @type {number} */ me) {
       // T_PADDR / T_PKIND were set by the caller (-1 for a yield that is not before an access).
+      const holder = Atomics.load(ctl, C.TOKEN) === me;
       setState(me, C.S_PARKED);
-      decide(me);
+      if (holder) decide(me);
       waitToken(me);
       setState(me, C.S_RUNNING);
     },
-    /** Entry of a thread: park; the last initial thread to arrive makes the first decision. */
+    /**
+     * Entry of a thread: park; the last initial thread to arrive makes the first decision.
+     * With FREE_ENTRY, the threads run at once to their first yield point (code before it
+     * touches no memory, so no order among them matters) and the last one to arrive holds
+     * the token: its first decision waits for the others to park there.
+     */
     enter(/** @type {number} */ me) {
+      if (ctl[C.FREE_ENTRY]) {
+        if (Atomics.add(ctl, C.ARRIVED, 1) + 1 === ctl[C.N_INITIAL]) Atomics.store(ctl, C.TOKEN, me);
+        return;
+      }
       setState(me, C.S_PARKED);
       if (Atomics.add(ctl, C.ARRIVED, 1) + 1 === ctl[C.N_INITIAL]) decide(-1);
       waitToken(me);
@@ -258,8 +300,9 @@ export function makeScheduler(ctl, mem32) {
       ctl[b + C.T_EXP] = exp;
       ctl[b + C.T_STUCK] = 0;
       const willBlock = Atomics.load(mem32, addr >>> 2) === exp;
+      const holder = Atomics.load(ctl, C.TOKEN) === me;
       setState(me, willBlock ? C.S_BLOCKED : C.S_PARKED);
-      decide(me);
+      if (holder) decide(me);
     },
     /** After the wait returned (woken, timed out or not-equal). */
     postWait(/** @type {number} */ me) {

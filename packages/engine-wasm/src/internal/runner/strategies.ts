@@ -10,23 +10,29 @@
 //   mix      race, token, pct, race, delay in turn
 //   dfs      litmus mode only: every token schedule once, systematically (systematic.ts);
 //            run i depends on the runs before it, and each run's spec is reported
+//   auto     litmus mode only, the litmus default: systematic exploration with dynamic
+//            partial-order reduction (one run per order of racing accesses) within part
+//            of the budget, then guided random schedules (litmus/explore.ts)
 import { FuzzFarmError } from "@fuzzfarm/protocol";
 import { Rng, subSeed } from "../rng";
 import type { RunSpec } from "./supervisor";
 
-export const STRATEGIES = ["barrier", "delay", "token", "pct", "race", "mix", "dfs"] as const;
+export const STRATEGIES = ["barrier", "delay", "token", "pct", "race", "mix", "dfs", "auto"] as const;
+
+/** Strategies whose runs depend on the runs before them: litmus modules only. */
+export const LITMUS_ONLY: readonly string[] = ["dfs", "auto"];
 
 /** Does this strategy need the yield-point instrumentation? */
 export const needsInstrumentation = (strategy: string): boolean => strategy !== "barrier";
 
-const DFS_ONLY_LITMUS = "strategy 'dfs' explores the schedules of a litmus module (fuzzfarm wasm litmus); generated programs take race, token, pct, delay, barrier or mix";
+const litmusOnly = (s: string) => `strategy '${s}' explores the schedules of a litmus module (fuzzfarm wasm litmus); generated programs take race, token, pct, delay, barrier or mix`;
 
-/** Throws FF_ERR_CONFIG for an unknown strategy, or `dfs` where it cannot run (generated programs). */
+/** Throws FF_ERR_CONFIG for an unknown strategy, or `dfs` / `auto` where they cannot run (generated programs). */
 export function checkStrategy(s: string, litmus = false): void {
   const base = s.split(":")[0]!;
   if (!(STRATEGIES as readonly string[]).includes(base) || (s.includes(":") && !/^pct:\d+$/.test(s)))
     throw new FuzzFarmError("FF_ERR_CONFIG", `unknown strategy '${s}' (one of ${STRATEGIES.join(", ")}, pct:D)`);
-  if (s === "dfs" && !litmus) throw new FuzzFarmError("FF_ERR_CONFIG", DFS_ONLY_LITMUS);
+  if (LITMUS_ONLY.includes(s) && !litmus) throw new FuzzFarmError("FF_ERR_CONFIG", litmusOnly(s));
 }
 
 /** The spec of run `i` for a program with `threads` threads; `steps` estimates decisions per run (PCT). */
@@ -48,7 +54,8 @@ export function runSpec(strategy: string, seed: number, i: number, threads: numb
       // The ordinal of this run among the race runs (two in every five of mix).
       return { mode: 3, seed: s, strategy: "race", startOrder: order, focus: mixed ? 2 * Math.floor(i / 5) + (i % 5 === 3 ? 1 : 0) : i };
     case "dfs":
-      throw new FuzzFarmError("FF_ERR_CONFIG", DFS_ONLY_LITMUS);
+    case "auto":
+      throw new FuzzFarmError("FF_ERR_CONFIG", litmusOnly(base));
     case "pct": {
       const d = strategy.startsWith("pct:") ? Number(strategy.slice(4)) : 3;
       const priorities = rng.shuffle([...Array(threads).keys()].map((t) => d + t));

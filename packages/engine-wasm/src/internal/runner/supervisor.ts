@@ -4,6 +4,8 @@
 // taking the fuzzer down. The child is restarted lazily and given its module again.
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { sandboxedCommand, type TargetSandbox } from "@fuzzfarm/protocol";
+import { lineChannel, type Launch } from "./launch";
 
 export interface RunSpec {
   mode: 0 | 1 | 2 | 3;
@@ -23,6 +25,14 @@ export interface RunSpec {
   replay?: number[];
   /** Return the candidate set of every decision (systematic exploration). */
   wantCands?: boolean;
+  /** With wantCands: after the replayed prefix, seeded random choices (else the running thread goes on). */
+  randomTail?: boolean;
+  /** With wantCands: threads not to choose after the replayed prefix until a conflicting access runs (bitmask, a sleep set). */
+  sleep?: number;
+  /** Token modes: the threads run to their first yield point at once, without the token (no entry decisions). */
+  freeEntry?: boolean;
+  /** With sleep: byte width of the access at each instrumentation site (index: site - 10000). */
+  siteWidths?: number[];
   wakeMs?: number;
   lostMs?: number;
 }
@@ -38,6 +48,8 @@ export interface RunResult {
   decisions: number[];
   /** With spec.wantCands: bitmask of the candidate threads at each decision. */
   cands?: number[];
+  /** With spec.wantCands: per decision, the chosen thread's access as [address (-1: none), site*4 + kind]. */
+  accs?: number[];
   logs?: [number, bigint][][];
   ms: number;
   recovery?: string;
@@ -58,7 +70,7 @@ export interface ModuleMeta {
   readout?: { regions: number[]; det: number; rsum: number; logn: number; log: number; maxLog: number; cells: { addr: number; w: number }[] };
 }
 
-const CHILD = fileURLToPath(new URL("./child.mjs", import.meta.url));
+export const CHILD = fileURLToPath(new URL("./child.mjs", import.meta.url));
 
 /** The engine configurations the tier oracle compares (one child process each). */
 export const TIER_FLAGS: Record<string, string[]> = {
@@ -77,17 +89,30 @@ export class Supervisor {
   private childHasModule = false;
   private exitInfo: CrashInfo | null = null;
 
-  constructor(readonly name: string, readonly flags: string[], readonly extraEnv: Record<string, string> = {}) {}
+  private sendMsg: (m: Record<string, unknown>) => void = () => {};
+
+  /**
+   * `launch`: run the child under another engine or command (runner protocol over JSON lines, launch.ts); default: this Node with `flags`.
+   * `sandbox`: the worker's sandbox (prefix and cwd of the child); default none.
+   */
+  constructor(readonly name: string, readonly flags: string[], readonly extraEnv: Record<string, string> = {}, readonly launch: Launch | null = null, readonly sandbox: TargetSandbox | null = null) {}
 
   private start(): Promise<void> {
     this.stderr = "";
     this.exitInfo = null;
-    const child = spawn(process.execPath, [...this.flags, CHILD], {
-      stdio: ["ignore", "ignore", "pipe", "ipc"],
-      serialization: "advanced",
-      env: { ...process.env, ...this.extraEnv },
-    });
+    const l = this.launch;
+    const cmd = l ? sandboxedCommand(this.sandbox, l.command, l.args) : sandboxedCommand(this.sandbox, process.execPath, [...this.flags, CHILD]);
+    const cwd = this.sandbox?.cwd;
+    const child = l
+      ? spawn(cmd.command, cmd.args, { stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, ...this.extraEnv, ...l.env }, cwd })
+      : spawn(cmd.command, cmd.args, {
+          stdio: ["ignore", "ignore", "pipe", "ipc"],
+          serialization: "advanced",
+          env: { ...process.env, ...this.extraEnv },
+          cwd,
+        });
     this.child = child;
+    this.sendMsg = l ? lineChannel(child, (m) => child.emit("message", m)) : (m) => child.send(m, (err) => err && child.kill("SIGKILL"));
     this.childHasModule = false;
     child.stderr!.on("data", (d: Buffer) => {
       this.stderr = (this.stderr + d.toString()).slice(-8000);
@@ -130,7 +155,7 @@ export class Supervisor {
         resolve({ type: "unresponsive" });
       }, timeoutMs);
       this.pending.set(id, { resolve: (m) => { clearTimeout(timer); resolve(m); } });
-      child.send({ ...msg, id });
+      this.sendMsg({ ...msg, id });
     });
   }
 
@@ -181,7 +206,11 @@ export class Supervisor {
     this.child = null;
     await new Promise<void>((resolve) => {
       c.once("exit", () => resolve());
-      c.send({ type: "exit" }, (err) => err && c.kill("SIGKILL"));
+      try {
+        this.sendMsg({ type: "exit" });
+      } catch {
+        c.kill("SIGKILL");
+      }
       setTimeout(() => c.kill("SIGKILL"), 2000).unref();
     });
   }
