@@ -1,7 +1,9 @@
 #!/usr/bin/env node
-// Launcher: run the TypeScript CLI through tsx's loader with the stock node binary.
-import { spawnSync } from "node:child_process";
-import { fileURLToPath } from "node:url";
-const main = fileURLToPath(new URL("../src/main.ts", import.meta.url));
-const r = spawnSync(process.execPath, ["--import", "tsx", main, ...process.argv.slice(2)], { stdio: "inherit" });
-process.exit(r.status ?? (r.signal ? 128 + 1 : 2));
+// Launcher of a checkout: runs the TypeScript CLI in this very process (tsx's
+// loader registered from FuzzFarm's own node_modules, not the working
+// directory's), so signals reach the command itself. The published package's
+// bin is the built dist/main.js instead (scripts/pack.mjs).
+import { register } from "tsx/esm/api";
+
+register();
+await import("../src/bin.ts");

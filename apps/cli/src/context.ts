@@ -1,13 +1,18 @@
 // What every farm command needs: the parsed config and connections, opened
-// with one clear error when a service does not answer (exit 2).
+// with one clear error when a service does not answer (exit 2). The database
+// and queue packages (Prisma, BullMQ) load only when a farm is opened.
 import { fileURLToPath } from "node:url";
-import { loadConfig, type Config, type ConfigInput } from "@fuzzfarm/config";
-import { createDb, pingDb, pendingMigrations, type Db } from "@fuzzfarm/db";
-import { openQueues, pingRedis, type FarmQueues } from "@fuzzfarm/queue";
+import { loadConfig, resolveJobKey, type Config, type ConfigInput } from "@fuzzfarm/config";
+import type { Db } from "@fuzzfarm/db";
+import type { FarmQueues } from "@fuzzfarm/queue";
 import { FuzzFarmError } from "@fuzzfarm/protocol";
+import { BUNDLED } from "./runtime";
 
-/** The repository root (holds prisma/, examples/, node_modules/). */
+/** FuzzFarm's own root: the repository in a checkout, dist/r/ of the installed package (holds prisma/, examples/). */
 export const REPO_ROOT = fileURLToPath(new URL("../../..", import.meta.url));
+
+/** Root that crash frames and target paths are shown relative to: the checkout, or the user's project (cwd) when installed. */
+export const PROJECT_ROOT = BUNDLED ? process.cwd() : REPO_ROOT;
 
 export interface GlobalFlags {
   config?: string;
@@ -27,9 +32,13 @@ export interface Farm {
   close(): Promise<void>;
 }
 
-/** Connect to an existing farm: Redis and PostgreSQL must answer and the schema must be current. */
+/** Connect to a farm: Redis and PostgreSQL must answer and the schema must be current (installed: made current). */
 export async function openFarm(config: Config): Promise<Farm> {
+  const [{ createDb, pingDb, pendingMigrations, migrate }, { openQueues, pingRedis }] = await Promise.all([import("@fuzzfarm/db"), import("@fuzzfarm/queue")]);
   await pingRedis(config.redisUrl);
+  // Installed in a user's project, the database is created and migrated on first use (plain SQL, no Prisma CLI);
+  // in a checkout that is `npm run setup`'s job, and a schema behind is reported below.
+  if (BUNDLED) await migrate({ url: config.databaseUrl, repoRoot: REPO_ROOT });
   const db = createDb({ url: config.databaseUrl });
   try {
     await pingDb(db);
@@ -39,7 +48,7 @@ export async function openFarm(config: Config): Promise<Farm> {
     await db.close().catch(() => {});
     throw e;
   }
-  const queues = openQueues({ url: config.redisUrl, prefix: config.queuePrefix });
+  const queues = openQueues({ url: config.redisUrl, prefix: config.queuePrefix, jobKey: resolveJobKey(config) });
   return {
     config,
     db,

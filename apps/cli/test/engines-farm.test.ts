@@ -17,7 +17,8 @@ test("node engine campaign: a race in examples/node-races is found, replayed fro
     assert.ok(s.novelty > 0, "race pairs count as schedule novelty");
     const b = s.buckets[0];
     assert.equal(b.kind, "uncaught");
-    assert.ok(b.reproduction.hits >= 18, `replayed from the recorded schedule: ${JSON.stringify(b.reproduction)}`);
+    const replayJob = await farm.db.prisma.job.findUnique({ where: { id: `replay-${b.id}` }, select: { status: true, error: true, execs: true } });
+    assert.ok(b.reproduction.hits >= 18, `replayed from the recorded schedule: ${JSON.stringify(b.reproduction)} job ${JSON.stringify(replayJob)}\n${r.stderr.slice(-3000)}`);
     assert.equal(b.minimized, true);
     const ev = await farm.db.prisma.bucketEvent.findFirstOrThrow({ where: { bucketId: b.id, action: "minimized" } });
     assert.match(String((ev.detail as { explanation?: string }).explanation), /delayed past|held/);

@@ -4,13 +4,15 @@
 // down, hangs, malformed jobs).
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { existsSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startCoordinator } from "@fuzzfarm/coordinator";
-import { readHeartbeats } from "@fuzzfarm/queue";
-import { REPO, runCli, startCli, spawnWorker, testFarm, waitUntil, killAndWait } from "./helpers";
+import { parseJob } from "@fuzzfarm/protocol";
+import { readHeartbeats, signJobData } from "@fuzzfarm/queue";
+import { REPO, fixture, runCli, startCli, spawnWorker, testFarm, waitUntil, killAndWait } from "./helpers";
 
 const EXAMPLE = join(REPO, "examples", "input", "magic-bytes.ts");
-const fixture = (n: string) => join(REPO, "apps", "cli", "test", "fixtures", n);
 
 test("fuzz finds the eight-byte example, reports a bucket as JSON and repro replays it", async () => {
   const farm = await testFarm();
@@ -79,7 +81,7 @@ test("kill -9 of a worker mid-job: the job runs again elsewhere, nothing lost or
     const camp = await farm.db.prisma.campaign.findFirstOrThrow();
     const jobs = await farm.db.prisma.job.findMany({ where: { campaignId: camp.id } });
     assert.deepEqual(jobs.filter((j) => j.status === "queued"), [], "no job left behind");
-    const done = jobs.filter((j) => j.status === "done");
+    const done = jobs.filter((j) => j.status === "done" && j.kind === "fuzz");
     assert.equal(camp.jobsDone, done.length, "each result applied once");
     assert.equal(Number(camp.execs), done.reduce((n, j) => n + j.execs, 0), "execs counted once per job");
   } finally {
@@ -154,7 +156,8 @@ test("a malformed job payload is rejected by the schema with a clear error; the 
   const farm = await testFarm();
   const w = spawnWorker(farm.env);
   try {
-    await farm.queues.jobs.input.add("fuzz", { jobId: "bad-1", campaignId: "c-1", engine: "input", budget: { runs: "many" } } as never, { jobId: "bad-1" });
+    // Signed with the farm's key (it passes the signature check) but malformed.
+    await farm.queues.jobs.input.add("fuzz", signJobData({ jobId: "bad-1", campaignId: "c-1", engine: "input", budget: { runs: "many" } }, farm.env.FUZZFARM_JOB_KEY!) as never, { jobId: "bad-1" });
     await waitUntil(async () => (await farm.queues.jobs.input.getJob("bad-1"))?.failedReason !== undefined, 20_000, "the job to fail");
     const failed = (await farm.queues.jobs.input.getJob("bad-1"))!;
     assert.match(failed.failedReason, /^FF_ERR_BAD_JOB: malformed job payload: /);
@@ -166,6 +169,52 @@ test("a malformed job payload is rejected by the schema with a clear error; the 
     assert.ok(w.log.some((l) => /rejected job bad-1: FF_ERR_BAD_JOB/.test(l)), w.log.join("\n"));
   } finally {
     await killAndWait(w);
+    await farm.close();
+  }
+});
+
+test("a job not signed with the farm's key is never run: unsigned, tampered, or signed with another key", async () => {
+  const farm = await testFarm();
+  const w = spawnWorker(farm.env);
+  const out = join(tmpdir(), `ff-forged-${process.pid}-${Date.now()}`);
+  try {
+    // A well-formed job whose target would write a file if it ran.
+    const target = join(tmpdir(), `ff-forged-target-${process.pid}.js`);
+    writeFileSync(target, `require("fs").writeFileSync(${JSON.stringify(out)}, "ran"); module.exports.fuzz = () => {};\n`);
+    const job = { jobId: "forged-1", campaignId: "c-forged", engine: "input", kind: "fuzz", target: { path: target, name: "t", version: "v" }, seeds: [], budget: { seconds: 1, runs: 10 }, options: {} };
+    assert.equal(parseJob(job).jobId, "forged-1", "the forged job is well-formed: only its signature stops it");
+    const key = farm.env.FUZZFARM_JOB_KEY!;
+    const signed = signJobData(job, key);
+    const cases: [string, unknown][] = [
+      ["forged-1", job],
+      ["forged-2", { ...signed, jobId: "forged-2" }],
+      ["forged-3", signJobData({ ...job, jobId: "forged-3" }, "another-key-".padEnd(40, "x"))],
+    ];
+    for (const [id, data] of cases) await farm.queues.jobs.input.add("fuzz", data as never, { jobId: id });
+    for (const [id] of cases) {
+      await waitUntil(async () => (await farm.queues.jobs.input.getJob(id))?.failedReason !== undefined, 20_000, `${id} to be rejected`);
+      const j = (await farm.queues.jobs.input.getJob(id))!;
+      assert.match(j.failedReason, /^FF_ERR_BAD_JOB: (unsigned job|job signature does not match)/, `${id}: ${j.failedReason}`);
+      assert.equal(j.attemptsMade, 1);
+    }
+    assert.equal(existsSync(out), false, "the forged target never ran");
+    assert.equal(w.exitCode, null, "worker still running");
+  } finally {
+    await killAndWait(w);
+    rmSync(out, { force: true });
+    await farm.close();
+  }
+});
+
+test("targets run without the farm's credentials in their environment", async () => {
+  // The local worker gets the Redis URL and the job key in its environment; its targets must not.
+  const farm = await testFarm({ FUZZFARM_ADMIN_TOKEN: "admin-token-0123456789abcdef" });
+  try {
+    const r = await runCli(["fuzz", fixture("env-probe.js"), "--time", "10s", "--workers", "1", "--job-seconds", "4", "--json"], farm.env);
+    const s = JSON.parse(r.stdout || "{}");
+    assert.equal(r.code, 0, `buckets: ${JSON.stringify(s.buckets?.map((b: { title: string }) => b.title))} ${r.stderr.slice(-1000)}`);
+    assert.ok(s.executions > 0, `the target ran: ${r.stdout}`);
+  } finally {
     await farm.close();
   }
 });

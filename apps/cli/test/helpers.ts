@@ -11,6 +11,8 @@ export const REPO = fileURLToPath(new URL("../../..", import.meta.url));
 export const CLI = fileURLToPath(new URL("../src/main.ts", import.meta.url));
 export const WORKER = fileURLToPath(new URL("../../worker/src/main.ts", import.meta.url));
 export const REDIS_URL = "redis://127.0.0.1:6379";
+/** A file of apps/cli/test/fixtures. */
+export const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
 
 export interface TestFarm {
   env: NodeJS.ProcessEnv;
@@ -25,13 +27,15 @@ export async function testFarm(extraEnv: NodeJS.ProcessEnv = {}): Promise<TestFa
   const database = await createTestDatabase();
   const prefix = `fft-${randomBytes(4).toString("hex")}`;
   const db = createDb({ url: database.url });
-  const queues = openQueues({ url: REDIS_URL, prefix });
+  const jobKey = randomBytes(32).toString("base64url");
+  const queues = openQueues({ url: REDIS_URL, prefix, jobKey });
   const env = {
     ...process.env,
     FUZZFARM_DATABASE_URL: database.url,
     FUZZFARM_REDIS_URL: REDIS_URL,
     FUZZFARM_QUEUE_PREFIX: prefix,
     FUZZFARM_SKIP_SELFTEST: "1",
+    FUZZFARM_JOB_KEY: jobKey,
     ...extraEnv,
   };
   return {

@@ -3,13 +3,14 @@
 // are applied at start (idempotent).
 import { randomBytes } from "node:crypto";
 import { fileURLToPath } from "node:url";
-import { loadConfig } from "@fuzzfarm/config";
+import { dashboardExposure, loadConfig, resolveJobKey } from "@fuzzfarm/config";
 import { oneLine } from "@fuzzfarm/protocol";
 import { createDb, pingDb } from "@fuzzfarm/db";
 import { openQueues, pingRedis } from "@fuzzfarm/queue";
 import { ensureServices } from "@fuzzfarm/services";
 import { startCoordinator } from "@fuzzfarm/coordinator";
 import { buildApp } from "@fuzzfarm/web";
+import { githubAppFromEnv } from "./github-app";
 
 const REPO_ROOT = fileURLToPath(new URL("../../..", import.meta.url));
 
@@ -20,10 +21,10 @@ async function main() {
   await ensureServices({ redisUrl: config.redisUrl, databaseUrl: config.databaseUrl, dataDir: config.dataDir, path: process.env.PATH ?? "", repoRoot: REPO_ROOT, start: false, log });
   const db = createDb({ url: config.databaseUrl });
   await pingDb(db);
-  const queues = openQueues({ url: config.redisUrl, prefix: config.queuePrefix });
+  const queues = openQueues({ url: config.redisUrl, prefix: config.queuePrefix, jobKey: resolveJobKey(config) });
   const coordinator = await startCoordinator({ db, queues, redisUrl: config.redisUrl, rootDir: REPO_ROOT, log });
   const adminToken = config.adminToken ?? randomBytes(18).toString("base64url");
-  const app = await buildApp({ db, queues, redisUrl: config.redisUrl, prefix: config.queuePrefix, adminToken, workerToken: config.workerToken, dataDir: config.dataDir });
+  const app = await buildApp({ db, queues, redisUrl: config.redisUrl, prefix: config.queuePrefix, adminToken, workerToken: config.workerToken, dataDir: config.dataDir, ...dashboardExposure(config), github: githubAppFromEnv(process.env, config.dataDir, log) });
   log(`dashboard on ${await app.listen({ host: config.httpHost, port: config.httpPort })}`);
   if (!config.adminToken) log(`admin token (set FUZZFARM_ADMIN_TOKEN to fix it): ${adminToken}`);
   const bye = async () => {

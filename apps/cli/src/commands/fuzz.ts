@@ -1,13 +1,16 @@
 // `fuzzfarm fuzz <target>`: create a campaign, supervise it with a private
 // coordinator, run N local workers (remote workers may join), show progress,
 // and exit 0 (no crash), 1 (new buckets) or 2 (usage / infrastructure error).
-import { startCoordinator, type ResultApplied } from "@fuzzfarm/coordinator";
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
+import { startCoordinator, validateCampaignConfig, type ResultApplied } from "@fuzzfarm/coordinator";
+import { FuzzFarmError } from "@fuzzfarm/protocol";
 import type { Config } from "@fuzzfarm/config";
-import type { Db } from "@fuzzfarm/db";
-import { openFarm, REPO_ROOT } from "../context";
-import { startLocalWorkers } from "../local-workers";
+import { campaignOutcome, type Db } from "@fuzzfarm/db";
+import { openFarm, PROJECT_ROOT } from "../context";
+import { startLocalWorkers, waitForLocalWorker } from "../local-workers";
 import { campaignSummary, progressLine } from "./summary";
-import { parseDuration, resolveTarget } from "./targets";
+import { MAX_CAMPAIGN_SECONDS, parseDuration, resolveTarget } from "./targets";
 
 export interface FuzzFlags {
   engine?: string;
@@ -21,6 +24,21 @@ export interface FuzzFlags {
   stopOnCrash?: boolean;
   /** How long to wait after the campaign for replay / minimize jobs of its new buckets. */
   maintenanceWait?: string;
+  /** Wasm engine: the binaryen package directory under test (`-o optimizer=DIR`). */
+  optimizer?: string;
+  /** Wasm engine: a wasm-opt command under test (`-o optimizerCmd=CMD`). */
+  optimizerCmd?: string;
+}
+
+/** The generator preset a wasm campaign fuzzes when no target is named. */
+export const DEFAULT_WASM_GENERATOR = "default";
+
+/** `--optimizer` / `--optimizer-cmd` are the wasm engine's optimizer-under-test options, spelled as flags. */
+function optimizerOptions(f: FuzzFlags, engine: string): Record<string, unknown> {
+  if (!f.optimizer && !f.optimizerCmd) return {};
+  if (engine !== "wasm") throw new FuzzFarmError("FF_ERR_CONFIG", "--optimizer and --optimizer-cmd apply to the wasm engine (--engine wasm)");
+  if (f.optimizer && !existsSync(f.optimizer)) throw new FuzzFarmError("FF_ERR_CONFIG", `--optimizer ${f.optimizer}: no such directory`);
+  return { ...(f.optimizer ? { optimizer: resolve(f.optimizer) } : {}), ...(f.optimizerCmd ? { optimizerCmd: f.optimizerCmd } : {}) };
 }
 
 /** True while a new bucket of the campaign has not been replayed yet, or a replay / minimize job is open. */
@@ -53,23 +71,40 @@ export function parseOptions(pairs: string[] = []): Record<string, unknown> {
   return out;
 }
 
-export async function fuzzCommand(targetArg: string, f: FuzzFlags, config: Config, out = process.stdout, err = process.stderr): Promise<number> {
-  const target = resolveTarget(targetArg, f.engine, f.targetVersion);
-  const seconds = parseDuration(f.time);
-  const options = parseOptions(f.option);
-  const farm = await openFarm(config);
-  const log = (l: string) => (f.json ? undefined : err.write(`${l}\n`));
-  const coordinator = await startCoordinator({ db: farm.db, queues: farm.queues, redisUrl: config.redisUrl, rootDir: REPO_ROOT, only: [], log: (l) => log(`coordinator: ${l}`) });
-  const workers = startLocalWorkers(config, f.workers ?? config.workers, () => {});
-  let stopping = false;
-  const camp = await coordinator.createCampaign({
+export async function fuzzCommand(targetArg: string | undefined, f: FuzzFlags, config: Config, out = process.stdout, err = process.stderr): Promise<number> {
+  if (targetArg === undefined && f.engine !== "wasm") throw new FuzzFarmError("FF_ERR_CONFIG", "missing target (a file; only --engine wasm has a default, its generator)");
+  const target = resolveTarget(targetArg ?? DEFAULT_WASM_GENERATOR, f.engine, f.targetVersion);
+  const seconds = parseDuration(f.time, { flag: "--time", max: MAX_CAMPAIGN_SECONDS });
+  const options = { ...parseOptions(f.option), ...optimizerOptions(f, target.engine) };
+  const jobSeconds = f.jobSeconds ? parseDuration(f.jobSeconds, { flag: "--job-seconds", max: MAX_CAMPAIGN_SECONDS }) : Math.min(config.jobSeconds, Math.max(1, seconds / 4));
+  const maintenanceWait = parseDuration(f.maintenanceWait ?? "90s", { flag: "--maintenance-wait", min: 0 });
+  const nWorkers = f.workers ?? config.workers;
+  const campaign = {
     target: { name: target.name, path: target.path, version: target.version },
     engine: target.engine,
     options,
     seconds,
-    jobSeconds: f.jobSeconds ? parseDuration(f.jobSeconds) : Math.min(config.jobSeconds, Math.max(1, seconds / 4)),
+    jobSeconds,
     runsPerJob: f.runsPerJob,
-  });
+  };
+  // Options are checked before anything starts or is queued.
+  validateCampaignConfig(campaign.target, { engine: campaign.engine, options, jobSeconds, runsPerJob: f.runsPerJob });
+  const farm = await openFarm(config);
+  const log = (l: string) => (f.json ? undefined : err.write(`${l}\n`));
+  const coordinator = await startCoordinator({ db: farm.db, queues: farm.queues, redisUrl: config.redisUrl, rootDir: PROJECT_ROOT, only: [], log: (l) => log(`coordinator: ${l}`) });
+  const workers = startLocalWorkers(config, nWorkers, () => {});
+  let camp: { id: string };
+  try {
+    // The time box is fuzzing time: it starts once a local worker is up.
+    if (!(await waitForLocalWorker(workers, farm.queues.connection, config.queuePrefix)))
+      log("no local worker came up within 60s; the campaign starts anyway (remote workers may join)");
+    camp = await coordinator.createCampaign(campaign);
+  } catch (e) {
+    await Promise.all([coordinator.stop(), workers.stop()]);
+    await farm.close();
+    throw e;
+  }
+  let stopping = false;
   const onSignal = () => {
     if (stopping) return;
     stopping = true;
@@ -78,7 +113,7 @@ export async function fuzzCommand(targetArg: string, f: FuzzFlags, config: Confi
   };
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
-  if (!f.json) err.write(`campaign ${camp.id}: ${target.engine} engine on ${target.path} for ${seconds}s with ${f.workers ?? config.workers} local workers\n`);
+  if (!f.json) err.write(`campaign ${camp.id}: ${target.engine} engine on ${target.path} for ${seconds}s with ${nWorkers} local workers\n`);
   if (f.stopOnCrash)
     coordinator.on("result", (r: ResultApplied) => {
       if (r.campaignId === camp.id && r.newBuckets.length && !stopping) {
@@ -92,11 +127,15 @@ export async function fuzzCommand(targetArg: string, f: FuzzFlags, config: Confi
     const s = await campaignSummary(farm.db, camp.id).catch(() => null);
     if (s) err.write(`${progressLine(s)}\n`);
   }, 2000);
+  let status: string;
   try {
-    await coordinator.waitForCampaign(camp.id);
+    status = await coordinator.waitForCampaign(camp.id);
     // New buckets get replayed (reproduction rate) and minimized by maintenance jobs: give them time to land.
-    const until = Date.now() + parseDuration(f.maintenanceWait ?? "90s") * 1000;
-    while (Date.now() < until && (await maintenancePending(farm.db, camp.id))) await new Promise((r) => setTimeout(r, 250));
+    const until = Date.now() + maintenanceWait * 1000;
+    while (status !== "failed" && Date.now() < until && (await maintenancePending(farm.db, camp.id))) await new Promise((r) => setTimeout(r, 250));
+  } catch (e) {
+    await farm.close().catch(() => {});
+    throw e;
   } finally {
     clearInterval(progress);
     process.off("SIGINT", onSignal);
@@ -104,6 +143,7 @@ export async function fuzzCommand(targetArg: string, f: FuzzFlags, config: Confi
     await coordinator.stop();
     await workers.stop();
   }
+  const failure = status === "failed" ? (await campaignOutcome(farm.db, camp.id)).reason : undefined;
   const s = await campaignSummary(farm.db, camp.id);
   await farm.close();
   if (f.json) out.write(`${JSON.stringify(s)}\n`);
@@ -115,6 +155,11 @@ export async function fuzzCommand(targetArg: string, f: FuzzFlags, config: Confi
           `      reproduced ${b.reproduction.runs ? `${b.reproduction.hits}/${b.reproduction.runs} (${b.reproduction.label})` : "(not replayed yet)"}${b.minimized ? ", minimized" : ""}; reproduce: ${b.reproducer}\n`,
       );
     if (!s.buckets.length) err.write("no crashes found\n");
+  }
+  if (failure !== undefined) {
+    // A campaign that could not fuzz at all is an error, not "no crashes found".
+    err.write(`fuzzfarm: FF_ERR_CAMPAIGN_FAILED: campaign ${camp.id} failed: ${failure}\n`);
+    return 2;
   }
   return s.buckets.some((b) => b.isNew) ? 1 : 0;
 }

@@ -8,7 +8,7 @@ import { FuzzFarmError, Reproducer, findingKind, type EngineName, type Outcome }
 import { loadEngines } from "@fuzzfarm/worker";
 import { chooseBucket, crashState, normalizeMessage } from "@fuzzfarm/triage";
 import type { Config } from "@fuzzfarm/config";
-import { openFarm, REPO_ROOT } from "../context";
+import { openFarm, PROJECT_ROOT } from "../context";
 
 export async function reproCommand(id: string, f: { runs?: number; json?: boolean }, config: Config, out = process.stdout): Promise<number> {
   const farm = await openFarm(config);
@@ -32,7 +32,7 @@ export async function reproCommand(id: string, f: { runs?: number; json?: boolea
     for (let i = 0; i < runs; i++) {
       const o = await engines[0].reproduce({ path: bucket.target.path }, repro, { signal: new AbortController().signal, workDir });
       outcomes.push(o);
-      if (sameBug(o, bucket, (report.triage as { normalizedMessage?: string } | null)?.normalizedMessage ?? normalizeMessage(report.message, { rootDir: REPO_ROOT }))) hits++;
+      if (sameBug(o, bucket, (report.triage as { normalizedMessage?: string } | null)?.normalizedMessage ?? normalizeMessage(report.message, { rootDir: PROJECT_ROOT }))) hits++;
     }
   } finally {
     await rm(workDir, { recursive: true, force: true });
@@ -49,7 +49,7 @@ export async function reproCommand(id: string, f: { runs?: number; json?: boolea
 
 function sameBug(o: Outcome, b: { id: string; kind: string; signature: string; frames: unknown }, normalizedMessage: string): boolean {
   if (o.kind === "ok" || findingKind(o) !== b.kind) return false;
-  const state = crashState(o, { rootDir: REPO_ROOT });
+  const state = crashState(o, { rootDir: PROJECT_ROOT });
   if (state.signature === b.signature) return true;
   return chooseBucket(state, [{ id: b.id, signature: b.signature, kind: b.kind, frames: b.frames as never, normalizedMessage }]).bucketId === b.id;
 }

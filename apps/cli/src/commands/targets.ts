@@ -4,11 +4,24 @@ import { basename, dirname, resolve } from "node:path";
 import { spawnSync } from "node:child_process";
 import { FuzzFarmError, type EngineName } from "@fuzzfarm/protocol";
 
-export function parseDuration(s: string): number {
-  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(s.trim());
-  if (!m) throw new FuzzFarmError("FF_ERR_CONFIG", `bad duration "${s}" (examples: 30s, 5m, 1h)`);
+/** Longest campaign (or job) a flag may ask for: 30 days. */
+export const MAX_CAMPAIGN_SECONDS = 30 * 24 * 3600;
+
+/**
+ * "30s", "5m", "1h", "250ms" or plain seconds -> seconds. A duration flag must
+ * be more than `min` (default 0: "0s" is refused) and at most `max`.
+ */
+export function parseDuration(s: string, o: { flag?: string; min?: number; max?: number } = {}): number {
+  const what = o.flag ? `${o.flag} ` : "";
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(String(s).trim());
+  if (!m) throw new FuzzFarmError("FF_ERR_CONFIG", `${what}bad duration "${s}" (examples: 30s, 5m, 1h)`);
   const n = Number(m[1]);
-  return m[2] === "ms" ? n / 1000 : m[2] === "m" ? n * 60 : m[2] === "h" ? n * 3600 : n;
+  const seconds = m[2] === "ms" ? n / 1000 : m[2] === "m" ? n * 60 : m[2] === "h" ? n * 3600 : n;
+  const min = o.min ?? 0;
+  const max = o.max ?? MAX_CAMPAIGN_SECONDS;
+  if (o.min === 0 ? seconds < 0 : !(seconds > min)) throw new FuzzFarmError("FF_ERR_CONFIG", `${what}must be more than ${min}s (got "${s}")`);
+  if (!(seconds <= max)) throw new FuzzFarmError("FF_ERR_CONFIG", `${what}must be at most ${max}s (${max / 86400} days; got "${s}")`);
+  return seconds;
 }
 
 /** Guess the engine: .wasm/.wat or a wasm generator config -> wasm; a module exporting fuzz() -> input; else node. */

@@ -6,8 +6,8 @@ import { join } from "node:path";
 import { startCoordinator } from "@fuzzfarm/coordinator";
 import { ensureServices } from "@fuzzfarm/services";
 import { buildApp } from "@fuzzfarm/web";
-import type { Config } from "@fuzzfarm/config";
-import { openFarm, REPO_ROOT } from "../context";
+import { dashboardExposure, type Config } from "@fuzzfarm/config";
+import { openFarm, PROJECT_ROOT, REPO_ROOT } from "../context";
 import { startLocalWorkers } from "../local-workers";
 import { progressLine, campaignSummary } from "./summary";
 import { resolveTarget } from "./targets";
@@ -21,14 +21,15 @@ export const DEMO_TARGET = join(REPO_ROOT, "examples", "input", "magic-bytes.ts"
 
 export async function upCommand(f: UpFlags, config: Config, err = process.stderr): Promise<number> {
   const log = (l: string) => err.write(`${l}\n`);
-  await ensureServices({ redisUrl: config.redisUrl, databaseUrl: config.databaseUrl, dataDir: config.dataDir, path: process.env.PATH ?? "", repoRoot: REPO_ROOT, log });
+  await ensureServices({ redisUrl: config.redisUrl, databaseUrl: config.databaseUrl, dataDir: config.dataDir, path: process.env.PATH ?? "", repoRoot: REPO_ROOT, installPackages: true, log });
   const farm = await openFarm(config);
   const adminToken = config.adminToken ?? randomBytes(18).toString("base64url");
-  const coordinator = await startCoordinator({ db: farm.db, queues: farm.queues, redisUrl: config.redisUrl, rootDir: REPO_ROOT, log: (l) => log(`coordinator: ${l}`) });
-  const app = await buildApp({ db: farm.db, queues: farm.queues, redisUrl: config.redisUrl, prefix: config.queuePrefix, adminToken, workerToken: config.workerToken, dataDir: config.dataDir });
+  const coordinator = await startCoordinator({ db: farm.db, queues: farm.queues, redisUrl: config.redisUrl, rootDir: PROJECT_ROOT, log: (l) => log(`coordinator: ${l}`) });
+  const app = await buildApp({ db: farm.db, queues: farm.queues, redisUrl: config.redisUrl, prefix: config.queuePrefix, adminToken, workerToken: config.workerToken, dataDir: config.dataDir, ...dashboardExposure(config) });
   const address = await app.listen({ host: config.httpHost, port: config.httpPort });
   const workers = startLocalWorkers(config, config.workers, (l) => log(l));
-  log(`dashboard: ${address}  (admin token for writes: ${adminToken})`);
+  // The token is printed only when it was just generated: one from the environment or a file must not land in logs.
+  log(`dashboard: ${address}  (${config.adminToken ? "admin token: the configured one" : `admin token for writes: ${adminToken}`})`);
   log(`workers: ${config.workers} local; others join with: REDIS_URL=${config.redisUrl} npx fuzzfarm worker`);
   if (f.demo) {
     const t = resolveTarget(DEMO_TARGET, "input", undefined);

@@ -1,20 +1,26 @@
 // `fuzzfarm worker`: this process becomes a farm worker until interrupted.
-import type { Config } from "@fuzzfarm/config";
+import { resolveJobKey, scrubSecretEnv, type Config } from "@fuzzfarm/config";
 import { startWorker, loadEngines } from "@fuzzfarm/worker";
 import { pingRedis } from "@fuzzfarm/queue";
 
 export async function workerCommand(o: { concurrency?: number }, config: Config, err = process.stderr): Promise<number> {
   await pingRedis(config.redisUrl);
+  const jobKey = resolveJobKey(config);
+  // Targets are children of this process: they must not inherit the farm's credentials.
+  scrubSecretEnv(process.env);
   const { engines, missing } = await loadEngines([...config.engines]);
   for (const m of missing) err.write(`engine ${m.name} unavailable: ${m.why}\n`);
   if (!engines.length) return 2;
   const w = await startWorker({
     redisUrl: config.redisUrl,
+    jobKey,
+    policy: { targetRoots: config.targetRoots, allowedOptimizers: config.allowedOptimizers },
     prefix: config.queuePrefix,
     engines,
     concurrency: o.concurrency,
     lockMs: config.lockMs,
     skipSelfTest: config.skipSelfTest,
+    sandbox: config.sandbox,
     log: (l) => err.write(`${l}\n`),
   });
   await new Promise<void>((resolve) => {

@@ -1,0 +1,136 @@
+// Replays for `fuzzfarm ci`: every candidate bucket's reproducer runs on the
+// head checkout and on the base worktree, locally with the bucket's engine.
+// A replay "hits" when its crash state, with paths taken relative to the
+// side's own root, is the bucket's (same signature, or similar by the
+// triage rules), so the same bug in two checkouts compares equal.
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, relative, sep } from "node:path";
+import { CRASH_KINDS, Reproducer, findingKind, type Engine, type EngineName, type Finding, type Outcome } from "@fuzzfarm/protocol";
+import { loadEngines } from "@fuzzfarm/worker";
+import { chooseBucket, crashState, type CrashState } from "@fuzzfarm/triage";
+import { classify, type PullRequestBucket, type SourceLocation } from "@fuzzfarm/github";
+
+/** A bucket as stored by the farm, with its first report. */
+export interface CandidateBucket {
+  id: string;
+  kind: string;
+  title: string;
+  report: { message: string; stack: string; artifact: unknown };
+}
+
+export interface Side {
+  /** Repository root of this checkout. */
+  root: string;
+  /** The target file in this checkout; null when the target does not exist there. */
+  target: string | null;
+}
+
+/** The finding a stored report describes (what the worker sent), to recompute its state under another root. */
+function findingOfReport(kind: string, r: CandidateBucket["report"], repro: Reproducer): Finding {
+  const detail = ((r.artifact as { detail?: unknown }).detail ?? {}) as Record<string, unknown>;
+  const base = { message: r.message, stack: r.stack, reproducer: repro, detail };
+  if ((CRASH_KINDS as readonly string[]).includes(kind)) return { kind: "crash", crashKind: kind as (typeof CRASH_KINDS)[number], ...base };
+  if (kind === "hang") return { kind: "hang", timeoutMs: Number(detail.timeoutMs ?? 0), ...base };
+  return { kind: "oracle", oracle: String(detail.oracle ?? ""), ...base };
+}
+
+function sameBug(o: Outcome, side: Side, ref: CrashState): CrashState | null {
+  if (o.kind === "ok" || findingKind(o) !== ref.kind) return null;
+  const s = crashState(o, { rootDir: side.root });
+  if (s.signature === ref.signature) return s;
+  const choice = chooseBucket(s, [{ id: "ref", signature: ref.signature, kind: ref.kind, frames: ref.frames, normalizedMessage: ref.normalizedMessage }]);
+  return choice.bucketId === "ref" ? s : null;
+}
+
+/** The top frame of a state as a location inside the repository, when it lies there. */
+export function locationIn(state: CrashState, root: string): SourceLocation | undefined {
+  const top = state.frames.find((f) => f.lang === "js" && f.line !== null);
+  if (!top || top.file.startsWith("<") || top.file.startsWith("..") || top.file.startsWith("/") || top.file.includes("node_modules")) return undefined;
+  const path = relative(root, join(root, top.file)).split(sep).join("/");
+  return { path, line: top.line!, ...(top.col ? { column: top.col } : {}) };
+}
+
+interface SideResult {
+  runs: number;
+  hits: number;
+  state: CrashState | null;
+  message: string | null;
+}
+
+async function replaySide(engine: Engine, repro: Reproducer, side: Side, ref: CrashState, runs: number): Promise<SideResult> {
+  if (!side.target) return { runs: 0, hits: 0, state: null, message: null };
+  const workDir = await mkdtemp(join(tmpdir(), "ffci-replay-"));
+  let hits = 0;
+  let state: CrashState | null = null;
+  let message: string | null = null;
+  try {
+    for (let i = 0; i < runs; i++) {
+      const o = await engine.reproduce({ path: side.target }, repro, { signal: AbortSignal.timeout(120_000), workDir });
+      const s = sameBug(o, side, ref);
+      if (s) {
+        hits++;
+        state ??= s;
+        message ??= o.kind === "ok" ? null : o.message;
+      }
+    }
+  } finally {
+    await rm(workDir, { recursive: true, force: true });
+  }
+  return { runs, hits, state, message };
+}
+
+export interface ReplayOptions {
+  head: Side;
+  base: Side;
+  /** Root the farm ran the campaign under (reports' paths are relative to it). */
+  reportRoot: string;
+  /** Replays per side. */
+  runs: number;
+  /** Reproduction command of a bucket. */
+  reproduceCommand: (bucketId: string) => string;
+  log: (line: string) => void;
+}
+
+/** Replay each candidate on both sides and classify it. */
+export async function replayAndClassify(candidates: CandidateBucket[], o: ReplayOptions): Promise<PullRequestBucket[]> {
+  const engines = new Map<string, Engine>();
+  const out: PullRequestBucket[] = [];
+  for (const b of candidates) {
+    const parsed = Reproducer.safeParse((b.report.artifact as { reproducer?: unknown }).reproducer);
+    if (!parsed.success) {
+      o.log(`bucket ${b.id}: no reproducer stored, skipped`);
+      continue;
+    }
+    const repro = parsed.data;
+    let engine = engines.get(repro.engine);
+    if (!engine) {
+      const { engines: loaded, missing } = await loadEngines([repro.engine as EngineName]);
+      if (!loaded[0]) {
+        o.log(`bucket ${b.id}: engine ${repro.engine} unavailable (${missing[0]?.why}), skipped`);
+        continue;
+      }
+      engine = loaded[0];
+      engines.set(repro.engine, engine);
+    }
+    const ref = crashState(findingOfReport(b.kind, b.report, repro), { rootDir: o.reportRoot });
+    const [head, base] = await Promise.all([replaySide(engine, repro, o.head, ref, o.runs), replaySide(engine, repro, o.base, ref, o.runs)]);
+    const cls = classify(head, base);
+    const shown = head.state ?? base.state;
+    const where = head.state ? locationIn(head.state, o.head.root) : base.state ? locationIn(base.state, o.base.root) : undefined;
+    o.log(`bucket ${b.id}: head ${head.hits}/${head.runs}, base ${base.hits}/${base.runs} -> ${cls}  ${shown?.title ?? b.title}`);
+    out.push({
+      id: b.id,
+      kind: b.kind,
+      title: shown?.title ?? b.title,
+      signature: shown?.signature ?? ref.signature,
+      message: head.message ?? base.message ?? b.report.message,
+      class: cls,
+      head: { runs: head.runs, hits: head.hits },
+      base: { runs: base.runs, hits: base.hits },
+      ...(where ? { location: where } : {}),
+      reproduce: o.reproduceCommand(b.id),
+    });
+  }
+  return out;
+}
