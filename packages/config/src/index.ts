@@ -1,9 +1,10 @@
 // @fuzzfarm/config: the apps' configuration, parsed once, typed and frozen.
 // Precedence: defaults < file (fuzzfarm.config.json) < FUZZFARM_* env < CLI flags.
 // Packages never read process.env: apps call loadConfig() and pass values down.
-import { existsSync, readFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { z } from "zod";
 import { FuzzFarmError } from "@fuzzfarm/protocol";
 
@@ -16,6 +17,10 @@ export const ConfigSchema = z.object({
   queuePrefix: z.string().regex(/^[A-Za-z0-9_.-]+$/).default("fuzzfarm"),
   /** Dashboard / API listen address. Default 127.0.0.1. */
   httpHost: z.string().default("127.0.0.1"),
+  /** Host names (comma-separated in env) the dashboard answers to besides loopback and httpHost; others get 421. Default none. */
+  allowedHosts: z
+    .preprocess((v) => (typeof v === "string" ? v.split(",").map((s) => s.trim()).filter(Boolean) : v), z.array(z.string().min(1)))
+    .default([]),
   /** Dashboard / API port. Default 8377. */
   httpPort: z.coerce.number().int().min(0).max(65535).default(8377),
   /** Local workers started by `up` / `fuzz`. Default: one per core. */
@@ -24,6 +29,14 @@ export const ConfigSchema = z.object({
   dataDir: z.string().default(".fuzzfarm"),
   /** Token for API writes (triage actions). Default: generated at start and printed by `up`. */
   adminToken: z.string().min(16).optional(),
+  /** Key that signs jobs (coordinator) and checks them (workers), 32+ characters. Default: the key file `<dataDir>/job-key`, created on first use. */
+  jobKey: z.string().min(32).optional(),
+  /** Workers run only targets under these directories (comma-separated in env). Default: any. */
+  targetRoots: z.preprocess((v) => (typeof v === "string" ? v.split(",").map((s) => s.trim()).filter(Boolean) : v), z.array(z.string().min(1))).optional(),
+  /** Optimizer commands / directories wasm jobs may name on this worker (";"-separated in env; "none" for none). Default: unrestricted. */
+  allowedOptimizers: z
+    .preprocess((v) => (typeof v === "string" ? (v.trim() === "none" ? [] : v.split(";").map((s) => s.trim()).filter(Boolean)) : v), z.array(z.string().min(1)))
+    .optional(),
   /** Token workers present (reserved for HTTP-reporting workers). */
   workerToken: z.string().min(16).optional(),
   /** Seconds of work per fuzz job (big enough that queue + DB overhead stays small). Default 5. */
@@ -34,6 +47,13 @@ export const ConfigSchema = z.object({
   engines: z
     .preprocess((v) => (typeof v === "string" ? v.split(",").map((s) => s.trim()).filter(Boolean) : v), z.array(z.enum(["input", "node", "wasm"])).min(1))
     .default(["input", "node", "wasm"]),
+  /**
+   * Sandbox of the target processes a worker starts: "net" runs each in its own user and network namespace with only
+   * loopback (Linux, `unshare` from util-linux; the worker refuses to start without it), "auto" does so where a probe at
+   * start-up shows it works, "none" runs them with the worker's network. Each job's targets get their own working
+   * directory either way. Default "auto" (env FUZZFARM_SANDBOX).
+   */
+  sandbox: z.enum(["auto", "net", "none"]).default("auto"),
   /** Skip the engines' start-up probes in workers (tests starting many workers). Default false. */
   skipSelfTest: z.preprocess((v) => (typeof v === "string" ? v === "1" || v === "true" : v), z.boolean()).default(false),
 });
@@ -48,14 +68,19 @@ const ENV: Record<string, keyof ConfigInput> = {
   FUZZFARM_QUEUE_PREFIX: "queuePrefix",
   FUZZFARM_HTTP_HOST: "httpHost",
   FUZZFARM_HTTP_PORT: "httpPort",
+  FUZZFARM_ALLOWED_HOSTS: "allowedHosts",
   FUZZFARM_WORKERS: "workers",
   FUZZFARM_DATA_DIR: "dataDir",
   FUZZFARM_ADMIN_TOKEN: "adminToken",
   FUZZFARM_WORKER_TOKEN: "workerToken",
+  FUZZFARM_JOB_KEY: "jobKey",
+  FUZZFARM_TARGET_ROOTS: "targetRoots",
+  FUZZFARM_ALLOWED_OPTIMIZERS: "allowedOptimizers",
   FUZZFARM_JOB_SECONDS: "jobSeconds",
   FUZZFARM_LOCK_MS: "lockMs",
   FUZZFARM_ENGINES: "engines",
   FUZZFARM_SKIP_SELFTEST: "skipSelfTest",
+  FUZZFARM_SANDBOX: "sandbox",
 };
 
 export interface LoadConfigOptions {
@@ -81,9 +106,18 @@ export function loadConfig(opts: LoadConfigOptions = {}): Config {
       throw new FuzzFarmError("FF_ERR_CONFIG", `config file ${file}: ${(e as Error).message}`);
     }
   }
-  // Plain names first so that FUZZFARM_* wins when both are set.
+  // Plain names first so that FUZZFARM_* wins when both are set. NAME_FILE
+  // names a file holding the value (the Docker / Kubernetes secrets
+  // convention), so secrets never have to sit in the environment itself.
   for (const [name, field] of Object.entries(ENV).sort(([a], [b]) => Number(a.startsWith("FUZZFARM_")) - Number(b.startsWith("FUZZFARM_")))) {
-    if (env[name] !== undefined && env[name] !== "") merged[field] = env[name];
+    const fromFile = env[`${name}_FILE`];
+    if (fromFile) {
+      try {
+        merged[field] = readFileSync(resolve(cwd, fromFile), "utf8").trim();
+      } catch (e) {
+        throw new FuzzFarmError("FF_ERR_CONFIG", `${name}_FILE: cannot read ${fromFile}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+      }
+    } else if (env[name] !== undefined && env[name] !== "") merged[field] = env[name];
   }
   for (const [k, v] of Object.entries(opts.flags ?? {})) if (v !== undefined) merged[k] = v;
   const r = ConfigSchema.safeParse(merged);
@@ -92,4 +126,60 @@ export function loadConfig(opts: LoadConfigOptions = {}): Config {
     throw new FuzzFarmError("FF_ERR_CONFIG", `config ${i.path.join(".")}: ${i.message}`);
   }
   return Object.freeze({ ...r.data, dataDir: resolve(cwd, r.data.dataDir) });
+}
+
+/**
+ * The farm's job key: `config.jobKey` when set, else the key file
+ * `<dataDir>/job-key` (mode 0600), created with a random key when missing.
+ * Processes on one machine that share a data directory (the CLI, local
+ * workers) so agree without configuration; workers on other hosts need
+ * FUZZFARM_JOB_KEY set to the coordinator's key.
+ */
+export function resolveJobKey(config: Pick<Config, "jobKey" | "dataDir">): string {
+  if (config.jobKey) return config.jobKey;
+  const file = join(config.dataDir, "job-key");
+  const read = () => readFileSync(file, "utf8").trim();
+  if (existsSync(file)) return read();
+  mkdirSync(config.dataDir, { recursive: true });
+  try {
+    // "wx": exclusive create, so two processes starting together end up with one key.
+    writeFileSync(file, randomBytes(32).toString("base64url") + "\n", { flag: "wx", mode: 0o600 });
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw new FuzzFarmError("FF_ERR_CONFIG", `cannot create the job key file ${file}: ${(e as Error).message}`);
+  }
+  const key = read();
+  if (key.length < 32) throw new FuzzFarmError("FF_ERR_CONFIG", `job key file ${file} holds fewer than 32 characters`);
+  return key;
+}
+
+/** True for addresses only this machine can reach (the dashboard's reads stay open there). */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, "").toLowerCase();
+  return h === "localhost" || h === "::1" || /^127\.\d+\.\d+\.\d+$/.test(h);
+}
+
+/**
+ * The dashboard's exposure options for a listen address: off loopback, reads
+ * need a login, and the bind address is added to the Host allow-list.
+ */
+export function dashboardExposure(config: Pick<Config, "httpHost" | "allowedHosts">): { allowedHosts: string[]; requireAuthForReads: boolean } {
+  const wildcard = config.httpHost === "0.0.0.0" || config.httpHost === "::";
+  return {
+    allowedHosts: [...config.allowedHosts, ...(wildcard ? [] : [config.httpHost])],
+    requireAuthForReads: !isLoopbackHost(config.httpHost),
+  };
+}
+
+/** Environment variables that carry the farm's secrets (and their NAME_FILE forms). */
+export const SECRET_ENV = ["FUZZFARM_REDIS_URL", "REDIS_URL", "FUZZFARM_DATABASE_URL", "DATABASE_URL", "FUZZFARM_JOB_KEY", "FUZZFARM_ADMIN_TOKEN", "FUZZFARM_WORKER_TOKEN"].flatMap((n) => [n, `${n}_FILE`]);
+
+/**
+ * Remove the farm's secrets from `env` (a worker calls it on process.env
+ * once its config is loaded), so the targets it starts inherit none of
+ * them. Returns the names removed.
+ */
+export function scrubSecretEnv(env: NodeJS.ProcessEnv): string[] {
+  const removed = SECRET_ENV.filter((n) => env[n] !== undefined);
+  for (const n of removed) delete env[n];
+  return removed;
 }

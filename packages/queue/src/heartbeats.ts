@@ -1,7 +1,7 @@
 // Worker heartbeats live in Redis (workers never touch the database); the
 // coordinator copies them into PostgreSQL for the dashboard.
 import type { Redis } from "ioredis";
-import type { Heartbeat } from "@fuzzfarm/protocol";
+import { HeartbeatSchema, type Heartbeat } from "@fuzzfarm/protocol";
 
 export type { Heartbeat };
 
@@ -17,19 +17,28 @@ export async function removeHeartbeat(redis: Redis, prefix: string, id: string):
   await redis.hdel(key(prefix), id);
 }
 
+/**
+ * Live heartbeats. Entries that are not JSON, do not fit the heartbeat
+ * schema, are filed under another worker's id, or are older than `ttlMs`
+ * are dropped (and deleted): the hash is writable by anything holding Redis
+ * credentials, so one bad entry must not stop the supervisor or the pages.
+ */
 export async function readHeartbeats(redis: Redis, prefix: string, ttlMs = 60_000): Promise<Heartbeat[]> {
   const all = await redis.hgetall(key(prefix));
   const now = Date.now();
   const out: Heartbeat[] = [];
   const stale: string[] = [];
   for (const [id, raw] of Object.entries(all)) {
+    let parsed: unknown;
     try {
-      const hb = JSON.parse(raw) as Heartbeat;
-      if (now - hb.at <= ttlMs) out.push(hb);
-      else stale.push(id);
+      parsed = JSON.parse(raw);
     } catch {
       stale.push(id);
+      continue;
     }
+    const hb = HeartbeatSchema.safeParse(parsed);
+    if (hb.success && hb.data.id === id && now - hb.data.at <= ttlMs) out.push(hb.data);
+    else stale.push(id);
   }
   if (stale.length) await redis.hdel(key(prefix), ...stale);
   return out;

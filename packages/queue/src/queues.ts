@@ -5,8 +5,9 @@
 //   results               job results (workers -> coordinator), persisted exactly once by job id
 import { Queue, type ConnectionOptions } from "bullmq";
 import type { Redis } from "ioredis";
-import { ENGINE_NAMES, type EngineName, type JobPayload, type JobResult } from "@fuzzfarm/protocol";
+import { ENGINE_NAMES, FuzzFarmError, type EngineName, type JobPayload, type JobResult } from "@fuzzfarm/protocol";
 import { connect, type RedisConfig } from "./connection";
+import { signJobData } from "./signing";
 
 export const jobQueueName = (engine: EngineName, kind: "fuzz" | "maintenance") => `${kind === "fuzz" ? "jobs" : "maintenance"}-${engine}`;
 export const RESULTS_QUEUE = "results";
@@ -15,6 +16,8 @@ export const DEFAULT_PREFIX = "fuzzfarm";
 export interface FarmQueues {
   connection: Redis;
   prefix: string;
+  /** Key that signs enqueued jobs (see signing.ts); without it this handle cannot enqueue jobs. */
+  jobKey?: string;
   /** Fuzz-job queue per engine. */
   jobs: Record<EngineName, Queue<JobPayload>>;
   /** Replay / minimize queue per engine. */
@@ -25,7 +28,12 @@ export interface FarmQueues {
   close(): Promise<void>;
 }
 
-export function openQueues(cfg: RedisConfig): FarmQueues {
+export interface QueuesConfig extends RedisConfig {
+  /** The farm's job key: jobs enqueued through this handle are signed with it. Only the coordinator side needs it. */
+  jobKey?: string;
+}
+
+export function openQueues(cfg: QueuesConfig): FarmQueues {
   const connection = connect(cfg.url);
   connection.on("error", () => {});
   const prefix = cfg.prefix ?? DEFAULT_PREFIX;
@@ -39,6 +47,7 @@ export function openQueues(cfg: RedisConfig): FarmQueues {
   return {
     connection,
     prefix,
+    ...(cfg.jobKey ? { jobKey: cfg.jobKey } : {}),
     jobs,
     maintenance,
     results,
@@ -50,10 +59,11 @@ export function openQueues(cfg: RedisConfig): FarmQueues {
   };
 }
 
-/** Enqueue a job; its id is the BullMQ job id, so enqueueing the same job twice is a no-op. */
+/** Enqueue a job, signed with the farm's job key; its id is the BullMQ job id, so enqueueing the same job twice is a no-op. */
 export async function enqueueJob(q: FarmQueues, job: JobPayload): Promise<void> {
+  if (!q.jobKey) throw new FuzzFarmError("FF_ERR_CONFIG", "these queues were opened without the farm's job key, so they cannot enqueue jobs");
   const queue = (job.kind === "fuzz" ? q.jobs : q.maintenance)[job.engine];
-  await queue.add(job.kind, job, {
+  await queue.add(job.kind, signJobData(job, q.jobKey) as JobPayload, {
     jobId: job.jobId,
     attempts: 3,
     backoff: { type: "exponential", delay: 1000 },

@@ -5,6 +5,7 @@
 import Fastify, { type FastifyInstance } from "fastify";
 import errors from "./plugins/errors";
 import services from "./plugins/services";
+import hostGuard from "./plugins/host-guard";
 import auth from "./plugins/auth";
 import security from "./plugins/security";
 import openapi from "./plugins/openapi";
@@ -21,6 +22,7 @@ import queues from "./routes/queues/index";
 import coverage from "./routes/coverage/index";
 import events from "./routes/events/index";
 import artifacts from "./routes/artifacts/index";
+import githubWebhook from "./routes/github/webhook";
 import type { BuildAppOptions } from "./options";
 
 export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> {
@@ -35,6 +37,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
 
   await app.register(errors);
   await app.register(services, opts);
+  await app.register(hostGuard);
   await app.register(auth);
   await app.register(security);
   await app.register(openapi);
@@ -52,8 +55,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(coverage);
   await app.register(events);
   await app.register(artifacts);
+  await app.register(githubWebhook);
 
-  app.get("/healthz", { schema: { hide: true } }, async () => ({ ok: true }));
+  app.get("/healthz", { schema: { hide: true }, config: { auth: "public" } }, async () => ({ ok: true }));
   await app.ready();
   return app;
 }

@@ -2,6 +2,17 @@
 // CLI parses its config once and passes the values here.
 import type { Db } from "@fuzzfarm/db";
 import type { FarmQueues } from "@fuzzfarm/queue";
+import type { CheckRequest } from "@fuzzfarm/github";
+
+/** GitHub App mode: the webhook endpoint POST /api/github/webhook. */
+export interface GitHubWebhookOptions {
+  /** The App's webhook secret (X-Hub-Signature-256 is checked with it). */
+  webhookSecret: string;
+  /** Starts the campaign and its check run for a verified, first-seen delivery; resolves once the campaign exists. */
+  onCheckRequest(req: CheckRequest): Promise<{ campaignId: string; checkRunId?: number }>;
+  /** How long a delivery id is remembered (replays refused), seconds; default 604 800 (7 days). */
+  deliveryTtlSeconds?: number;
+}
 
 export interface BuildAppOptions {
   /** Database client (the caller owns it; the app never closes it). */
@@ -26,4 +37,21 @@ export interface BuildAppOptions {
   secureCookies?: boolean;
   /** Interval of SSE keep-alive comments, ms; default 15 000. */
   sseKeepAliveMs?: number;
+  /** Open live-event streams allowed per client address; default 8. */
+  sseMaxPerClient?: number;
+  /** Open live-event streams allowed in total; default 200. */
+  sseMaxTotal?: number;
+  /**
+   * Host names (without port) the dashboard answers to; requests naming any
+   * other Host get 421, which defeats DNS rebinding. `localhost`,
+   * `127.0.0.1` and `[::1]` are always allowed; add the names and addresses
+   * users type when the dashboard is bound to another interface. Default: loopback only.
+   */
+  allowedHosts?: string[];
+  /** Reads (pages, JSON, metrics, live events) need the admin token or a login; set it when bound to a non-loopback address. Default false. */
+  requireAuthForReads?: boolean;
+  /** Let bull-board retry, promote and delete jobs (admin only). Default false: read-only. */
+  queueBoardWritable?: boolean;
+  /** GitHub App mode (webhook endpoint). Default none: the endpoint answers 404. */
+  github?: GitHubWebhookOptions;
 }

@@ -110,8 +110,8 @@ test("triage actions need a token or a session with CSRF, and go through the db 
   assert.equal(detail.note, "looks like a close/timeout race");
   assert.equal(detail.count, 3);
   assert.equal(detail.reportCount, 3);
-  assert.ok(detail.events.some((e: { action: string; actor: string }) => e.action === "status" && e.actor === "api:alice"));
-  assert.ok(detail.events.some((e: { action: string; actor: string }) => e.action === "merged" && e.actor === "web"));
+  assert.ok(detail.events.some((e: { action: string; actor: string }) => e.action === "status" && e.actor === "api:admin-token"), "the audit trail names the token, not the x-fuzzfarm-actor header");
+  assert.ok(detail.events.some((e: { action: string; actor: string }) => e.action === "merged" && /^web:session-[0-9a-f]{8}$/.test(e.actor)));
   const after = (await farm.app.inject({ url: `/api/buckets?campaignId=${c.campaign.id}` })).json();
   assert.equal(after.total, 1, "the merged bucket leaves the list");
 
@@ -203,4 +203,14 @@ test("OpenAPI document describes the API, metrics are exposed", async () => {
   assert.match(m.body, /fuzzfarm_queue_depth\{queue="jobs-input",state="waiting"\} 0/);
   const docs = await farm.app.inject({ url: "/docs/" });
   assert.equal(docs.statusCode, 200);
+});
+
+test("a bucket filed without a reproduction command still shows `fuzzfarm repro <id>` (page and API)", async () => {
+  const c = await seedCampaign(farm.db);
+  await runJob(farm, c, { crashes: [{ message: "Error: no cmd", signature: "uncaught|no-cmd" }], recordReproCommand: false });
+  const [b] = (await farm.app.inject({ url: `/api/buckets?campaignId=${c.campaign.id}` })).json().items as { id: string }[];
+  assert.equal((await farm.app.inject({ url: `/api/buckets/${b!.id}` })).json().reproCommand, `npx fuzzfarm repro ${b!.id}`);
+  const page = await farm.app.inject({ url: `/buckets/${b!.id}` });
+  assert.match(page.body, new RegExp(`<pre id="repro-cmd">npx fuzzfarm repro ${b!.id}</pre>`));
+  assert.doesNotMatch(page.body, /No reproduction command recorded/);
 });

@@ -134,7 +134,7 @@ test("a bucket is triaged by clicking: status changed, two buckets merged, a not
   assert.equal(merged.mergedIntoId, a.id);
   const into = (await farm.app.inject({ url: `/api/buckets/${a.id}` })).json();
   assert.equal(into.status, "confirmed");
-  assert.ok(into.events.some((e: { action: string; actor: string }) => e.action === "merged" && e.actor === "web"));
+  assert.ok(into.events.some((e: { action: string; actor: string }) => e.action === "merged" && /^web:session-[0-9a-f]{8}$/.test(e.actor)));
   await page.goto(`${base}/buckets?campaignId=${c.campaign.id}`);
   assert.equal(await page.locator("tr[data-bucket]").count(), 1, "the merged bucket left the list");
   assert.deepEqual(problems, []);
@@ -207,6 +207,32 @@ test("crash text, file names and notes with markup never execute", async () => {
   }));
   assert.deepEqual(inFrame, { pwned: null, elements: 0 });
   await screenshot(page, "xss-coverage");
+  assert.deepEqual(problems, []);
+  await ctx.close();
+});
+
+test("a target source holding istanbul's tag-marker bytes cannot inject a script into its coverage page", async () => {
+  const root = join(farm.dataDir, "marker-src");
+  mkdirSync(root, { recursive: true });
+  const file = join(root, "marked.js");
+  // istanbul's annotator writes \x01 / \x02 for "<" / ">" and converts them after escaping.
+  writeFileSync(file, `// \x01script\x02window.__pwned=9;document.title="pwned"\x01/script\x02\nmodule.exports = 1;\n`);
+  const fc = { path: file, statementMap: { "0": { start: { line: 2, column: 0 }, end: { line: 2, column: 19 } } }, fnMap: {}, branchMap: {}, s: { "0": 1 }, f: {}, b: {} };
+  const c = await seedCampaign(farm.db, { name: "marker", path: join(root, "main.js") });
+  await runJob(farm, c, { coverage: { [file]: fc } });
+  await farm.app.inject({ url: `/campaigns/${c.campaign.id}/coverage` });
+  const index = await farm.app.inject({ url: `/campaigns/${c.campaign.id}/coverage/report/index.html` });
+  const href = /href="([^"]*marked\.js\.html)"/.exec(index.body)?.[1];
+  assert.ok(href, "the report lists the file");
+  const ctx = await browser.newContext();
+  const page = await ctx.newPage();
+  const problems: string[] = [];
+  guard(page, problems);
+  await page.goto(`${base}/campaigns/${c.campaign.id}/coverage/report/${href}`);
+  await page.waitForSelector("table.coverage");
+  const r = await page.evaluate(() => ({ pwned: (window as unknown as { __pwned?: number }).__pwned ?? null, title: (document as unknown as { title: string }).title }));
+  assert.equal(r.pwned, null);
+  assert.notEqual(r.title, "pwned");
   assert.deepEqual(problems, []);
   await ctx.close();
 });

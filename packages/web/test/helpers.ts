@@ -76,7 +76,7 @@ let seq = 0;
 export async function runJob(
   farm: Pick<Farm, "db" | "queues" | "prefix">,
   c: { target: { id: string; version: string }; campaign: { id: string; engine: string } },
-  o: { execs?: number; features?: string[]; crashes?: CrashSpec[]; coverage?: Record<string, unknown>; strategyYield?: Record<string, { execs: number; newFeatures: number; findings: number }>; publish?: boolean } = {},
+  o: { execs?: number; features?: string[]; crashes?: CrashSpec[]; coverage?: Record<string, unknown>; strategyYield?: Record<string, { execs: number; newFeatures: number; findings: number }>; publish?: boolean; recordReproCommand?: boolean } = {},
 ) {
   const jobId = `${c.campaign.id}-${seq++}`;
   await insertJobs(farm.db, [{ id: jobId, campaignId: c.campaign.id, kind: "fuzz", payload: {} }]);
@@ -98,7 +98,7 @@ export async function runJob(
     finding: f, kind: f.kind === "crash" ? f.crashKind : f.kind, signature: o.crashes![i]!.signature, title: o.crashes![i]!.title ?? f.message,
     frames: o.crashes![i]!.frames ?? [], triage: {}, hits: 1,
   }));
-  const summary = await applyResult(farm.db, result, { targetId: c.target.id, targetVersion: c.target.version, classified, reproCommand: (x) => `npx fuzzfarm repro --signature '${x.signature}'` });
+  const summary = await applyResult(farm.db, result, { targetId: c.target.id, targetVersion: c.target.version, classified, ...(o.recordReproCommand === false ? {} : { reproCommand: (x: ClassifiedFinding) => `npx fuzzfarm repro --signature '${x.signature}'` }) });
   if (o.publish !== false)
     await publishEvent(farm.queues.connection, farm.prefix, { type: "result", campaignId: c.campaign.id, jobId, execs: result.execs, newCoverage: summary.newCoverage, newNovelty: summary.newNovelty, newBuckets: summary.newBuckets });
   return { jobId, summary };

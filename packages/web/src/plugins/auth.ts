@@ -1,4 +1,6 @@
-// Who is asking, and may they write. Reads are open; writes need either
+// Who is asking, and may they write. Reads are open on a loopback dashboard
+// and need a login when `requireAuthForReads` is set (a non-loopback bind);
+// writes need either
 //   - the admin token:  Authorization: Bearer <adminToken>   (API, CLI), or
 //   - a login session (cookie, set by POST /login with the admin token) AND
 //     a CSRF token matching the session's: header X-CSRF-Token, or a `_csrf`
@@ -6,10 +8,16 @@
 // Workers present their own token, valid only on worker endpoints; the admin
 // token is not accepted there, and the worker token never authorizes triage.
 // Sessions live in Redis (`<prefix>:web:session:<id>`) with a TTL, so logout
-// really ends them.
+// really ends them. Redis is writable by more parties than the dashboard
+// trusts (workers, and any target that reaches it), so a session counts only
+// when both the cookie and the stored record carry an HMAC made with a key
+// derived from the admin token: a record written by hand is not a login.
+// Authentication happens in onRequest, before any body is read: a request
+// that cannot be authorized is refused without parsing its body.
 import fp from "fastify-plugin";
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerHookHandler } from "fastify";
 import { FuzzFarmError } from "@fuzzfarm/protocol";
+import { createHash, createHmac } from "node:crypto";
 import { parseCookies, randomId, sameSecret } from "../internal/tokens";
 
 export const SESSION_COOKIE = "ff_session";
@@ -18,6 +26,16 @@ export interface Session {
   id: string;
   csrf: string;
   createdAt: number;
+}
+
+/** Who may call a route, checked in onRequest (before the body is read). */
+export type RouteAuth = "worker" | "public";
+
+declare module "fastify" {
+  interface FastifyContextConfig {
+    /** "worker": only the worker token; "public": open even when reads need a login (login page, assets, health). */
+    auth?: RouteAuth;
+  }
 }
 
 export type Auth =
@@ -45,20 +63,46 @@ declare module "fastify" {
 
 const UNSAFE = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
-/** Who performed a write, as recorded in bucket events. */
+/**
+ * Who performed a write, as recorded in bucket events: the authenticated
+ * identity only (never a header the caller chooses): `api:admin-token`, or
+ * `web:session-<8 hex of the session id's hash>` so one login's actions can
+ * be told apart from another's without storing the session id itself.
+ */
 export function actorOf(req: FastifyRequest): string {
-  const who = String(req.headers["x-fuzzfarm-actor"] ?? "").replace(/[^A-Za-z0-9_.@-]/g, "").slice(0, 40);
-  const base = req.auth.kind === "session" ? "web" : req.auth.kind === "admin-token" ? "api" : "unknown";
-  return who ? `${base}:${who}` : base;
+  const a = req.auth;
+  if (a.kind === "admin-token") return "api:admin-token";
+  if (a.kind === "session") return `web:session-${createHash("sha256").update(a.session.id).digest("hex").slice(0, 8)}`;
+  return "unknown";
 }
 
+const PUBLIC_PREFIXES = ["/login", "/healthz", "/assets/", "/favicon"];
+
 async function authPlugin(app: FastifyInstance) {
-  const { adminToken, workerToken, sessionTtlSeconds = 43_200, secureCookies = false } = app.ff.opts;
+  const { adminToken, workerToken, sessionTtlSeconds = 43_200, secureCookies = false, requireAuthForReads = false } = app.ff.opts;
   if (!adminToken || adminToken.length < 16) throw new FuzzFarmError("FF_ERR_CONFIG", "adminToken must have at least 16 characters");
   const key = (id: string) => `${app.ff.prefix}:web:session:${id}`;
+  const sessionKey = createHmac("sha256", adminToken).update("fuzzfarm web session v1").digest();
+  const mac = (what: string) => createHmac("sha256", sessionKey).update(what).digest("base64url");
+  const recordMac = (s: Session) => mac(`record|${s.id}|${s.csrf}|${s.createdAt}`);
+
+  async function sessionOf(cookieValue: string | undefined): Promise<Session | null> {
+    const m = cookieValue ? /^([A-Za-z0-9_-]{20,100})\.([A-Za-z0-9_-]{43})$/.exec(cookieValue) : null;
+    if (!m || !sameSecret(m[2], mac(`cookie|${m[1]}`))) return null;
+    const raw = await app.ff.redis.get(key(m[1]!));
+    if (!raw) return null;
+    try {
+      const r = JSON.parse(raw) as Partial<Session> & { mac?: unknown };
+      if (typeof r.id !== "string" || typeof r.csrf !== "string" || typeof r.createdAt !== "number" || typeof r.mac !== "string") return null;
+      const s: Session = { id: r.id, csrf: r.csrf, createdAt: r.createdAt };
+      return s.id === m[1] && sameSecret(r.mac, recordMac(s)) ? s : null;
+    } catch {
+      return null;
+    }
+  }
 
   app.decorateRequest("auth", null as never);
-  app.addHook("onRequest", async (req) => {
+  app.addHook("onRequest", async (req, reply) => {
     req.auth = { kind: "anonymous" };
     const h = req.headers.authorization;
     if (h) {
@@ -67,12 +111,24 @@ async function authPlugin(app: FastifyInstance) {
       if (t && sameSecret(t, adminToken)) req.auth = { kind: "admin-token" };
       else if (t && workerToken && sameSecret(t, workerToken)) req.auth = { kind: "worker-token" };
       else req.auth = { kind: "invalid-token" };
-      return;
+    } else {
+      const s = await sessionOf(parseCookies(req.headers.cookie)[SESSION_COOKIE]);
+      if (s) req.auth = { kind: "session", session: s };
     }
-    const sid = parseCookies(req.headers.cookie)[SESSION_COOKIE];
-    if (sid && /^[A-Za-z0-9_-]{20,100}$/.test(sid)) {
-      const raw = await app.ff.redis.get(key(sid));
-      if (raw) req.auth = { kind: "session", session: JSON.parse(raw) as Session };
+    const routeAuth = req.routeOptions.config?.auth;
+    const path = req.url.split("?")[0]!;
+    const isPublic = routeAuth === "public" || PUBLIC_PREFIXES.some((p) => path === p || path.startsWith(p.endsWith("/") ? p : `${p}/`) || path.startsWith(`${p}?`));
+    if (routeAuth === "worker") return assertWorker(req, !!workerToken);
+    // Every unsafe method except logging in needs some credential: refuse
+    // here, before the body is read (the CSRF check, which may need a form
+    // field, follows in the route's preHandler).
+    if (UNSAFE.has(req.method) && !isPublic && (req.auth.kind === "anonymous" || req.auth.kind === "invalid-token"))
+      throw new FuzzFarmError("FF_ERR_UNAUTHORIZED", req.auth.kind === "invalid-token" ? "invalid token" : "this action needs a token or a login");
+    if (requireAuthForReads && !isPublic && req.auth.kind !== "admin-token" && req.auth.kind !== "session") {
+      if (req.auth.kind === "anonymous" && req.method === "GET" && (req.headers.accept ?? "").includes("text/html"))
+        return reply.redirect(`/login?next=${encodeURIComponent(path)}`, 303);
+      if (req.auth.kind === "worker-token") throw new FuzzFarmError("FF_ERR_FORBIDDEN", "the worker token cannot read the dashboard");
+      throw new FuzzFarmError("FF_ERR_UNAUTHORIZED", req.auth.kind === "invalid-token" ? "invalid token" : "this dashboard needs a token or a login to read");
     }
   });
 
@@ -81,8 +137,8 @@ async function authPlugin(app: FastifyInstance) {
 
   app.decorate("createSession", async (reply: FastifyReply) => {
     const s: Session = { id: randomId(), csrf: randomId(), createdAt: Date.now() };
-    await app.ff.redis.set(key(s.id), JSON.stringify(s), "EX", sessionTtlSeconds);
-    reply.header("set-cookie", cookie(s.id, sessionTtlSeconds));
+    await app.ff.redis.set(key(s.id), JSON.stringify({ ...s, mac: recordMac(s) }), "EX", sessionTtlSeconds);
+    reply.header("set-cookie", cookie(`${s.id}.${mac(`cookie|${s.id}`)}`, sessionTtlSeconds));
     return s;
   });
   app.decorate("destroySession", async (req: FastifyRequest, reply: FastifyReply) => {

@@ -13,6 +13,7 @@ export const localPath = (p: unknown) => (typeof p === "string" && /^\/(?![/\\])
 
 export default async function authRoutes(app: FastifyInstance) {
   app.get("/login", {
+    config: { auth: "public" },
     schema: { hide: true, querystring: { type: "object", properties: { next: { type: "string", maxLength: 500 }, failed: { type: "string", maxLength: 1 } } } },
     handler: async (req, reply) => {
       const q = req.query as { next?: string; failed?: string };
@@ -30,6 +31,8 @@ ${req.auth.kind === "session" ? html`<p>You are logged in.</p>` : ""}
   });
 
   app.post("/login", {
+    config: { auth: "public" },
+    bodyLimit: 4 * 1024,
     schema: {
       tags: ["auth"],
       summary: "Log into the pages with the admin token (form or JSON); sets the session cookie",

@@ -121,6 +121,7 @@ export default async function bucketApi(app: FastifyInstance) {
   const announce = (bucketId: string, action: string) => app.ff.publish({ type: "bucket", bucketId, action }).catch((err) => app.log.warn({ err }, "publish failed"));
 
   app.post("/api/buckets/:id/status", {
+    bodyLimit: 64 * 1024,
     preHandler: app.requireWrite,
     schema: {
       tags: ["triage"],
@@ -145,6 +146,7 @@ export default async function bucketApi(app: FastifyInstance) {
   });
 
   app.post("/api/buckets/:id/merge", {
+    bodyLimit: 64 * 1024,
     preHandler: app.requireWrite,
     schema: {
       tags: ["triage"],
@@ -164,6 +166,7 @@ export default async function bucketApi(app: FastifyInstance) {
   });
 
   app.post("/api/buckets/:id/split", {
+    bodyLimit: 64 * 1024,
     preHandler: app.requireWrite,
     schema: {
       tags: ["triage"],
@@ -188,6 +191,7 @@ export default async function bucketApi(app: FastifyInstance) {
   });
 
   app.post("/api/buckets/:id/notes", {
+    bodyLimit: 64 * 1024,
     preHandler: app.requireWrite,
     schema: {
       tags: ["triage"],

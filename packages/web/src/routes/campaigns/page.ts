@@ -52,6 +52,8 @@ ${barList(
   "New features by strategy",
 )}
 </div>`;
+      // Wasm jobs report each compared engine configuration as yield key "engine:<id>" (engine-wasm).
+      const engineRows = strategies.filter((s) => s.strategy.startsWith("engine:"));
       const body = html`<h1>Campaign <code>${c.id}</code></h1>
 <p><span class="status status-${c.status}">${c.status}</span> · target <b>${c.targetName}</b> @ ${c.targetVersion} · engine ${c.engine}
  · started ${fmtTime(c.startedAt)} · deadline ${fmtTime(c.deadline)}${c.endedAt ? html` · ended ${fmtTime(c.endedAt)}` : ""}</p>
@@ -73,6 +75,9 @@ ${charts}
 <tbody>${strategies.map(
         (s) => html`<tr><td>${s.strategy}</td><td class="num">${fmtInt(s.jobs)}</td><td class="num">${fmtInt(s.execs)}</td><td class="num">${fmtInt(s.newFeatures)}</td><td class="num">${fmtInt(s.findings)}</td><td class="num">${s.execs ? (s.newFeatures / (s.execs / 1e6)).toFixed(1) : "–"}</td></tr>`,
       )}</tbody></table>
+${engineRows.length ? html`<h2>Per-engine yield</h2>
+<table data-live="engines"><thead><tr><th>engine configuration</th><th class="num">jobs</th><th class="num">execs</th><th class="num">findings</th></tr></thead>
+<tbody>${engineRows.map((s) => html`<tr><td>${s.strategy.slice("engine:".length)}</td><td class="num">${fmtInt(s.jobs)}</td><td class="num">${fmtInt(s.execs)}</td><td class="num">${fmtInt(s.findings)}</td></tr>`)}</tbody></table>` : ""}
 <h2>Buckets (${fmtInt(c.buckets)})</h2>
 <div data-live="buckets">${bucketTable(buckets.items, { selectable: false })}</div>`;
       return sendPage(req, reply, { title: `Campaign ${c.id}`, active: "campaign", body });

@@ -1,7 +1,9 @@
 // Coverage of a campaign: the istanbul HTML report (per file, per line),
 // embedded in the dashboard page and served from the data directory, plus
-// the per-file summary as JSON. Report pages get a CSP that allows only the
-// exact inline scripts istanbul emits (by hash).
+// the per-file summary as JSON. Report pages get a CSP that allows, by hash,
+// only the inline script of istanbul's own page template (the prettyPrint
+// onload hook): any other inline script on a report page, however it got
+// there, is refused by the browser.
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { extname, join } from "node:path";
@@ -21,9 +23,15 @@ const TYPES: Record<string, string> = {
   ".ico": "image/x-icon",
 };
 
-/** CSP for an istanbul page: its own inline scripts by hash, nothing else inline. */
+/** Inline scripts of istanbul-reports' HTML template (lib/html/index.js footer), whitespace collapsed. */
+const TEMPLATE_SCRIPTS = new Set(["window.onload = function () { prettyPrint(); };"]);
+const collapse = (s: string) => s.replace(/\s+/g, " ").trim();
+
+/** CSP for an istanbul page: the template's own inline script by hash, nothing else inline. */
 export function reportCsp(page: string): string {
-  const hashes = [...page.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => `'sha256-${createHash("sha256").update(m[1]!).digest("base64")}'`);
+  const hashes = [...page.matchAll(/<script>([\s\S]*?)<\/script>/g)]
+    .filter((m) => TEMPLATE_SCRIPTS.has(collapse(m[1]!)))
+    .map((m) => `'sha256-${createHash("sha256").update(m[1]!).digest("base64")}'`);
   return [
     "default-src 'self'",
     `script-src 'self' ${hashes.join(" ")}`.trim(),

@@ -5,7 +5,10 @@
 // markup reaches istanbul's breadcrumbs (which it does not escape) and no
 // output file lands outside the report directory. Sources are read only from
 // the target's directory (Target.path's folder); anything else shows a
-// one-line placeholder.
+// one-line placeholder. Control characters are stripped from sources before
+// istanbul sees them: its annotator marks tags with \x01 and \x02 and turns
+// them into "<" and ">" after escaping, so a source holding those bytes
+// would otherwise inject markup into the report.
 import { createHash, randomBytes } from "node:crypto";
 import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { mkdir, readdir, rename, rm } from "node:fs/promises";
@@ -65,12 +68,15 @@ export function sourceFinderFor(root: string, original: Map<string, string>): (p
       const real = realpathSync(abs);
       if (!(real === realRoot || real.startsWith(realRoot + sep))) return "// source not shown: outside the target's directory";
       if (statSync(real).size > MAX_SOURCE_BYTES) return "// source not shown: too large";
-      return readFileSync(real, "utf8");
+      return stripControls(readFileSync(real, "utf8"));
     } catch {
       return "// source not available on the coordinator";
     }
   };
 }
+
+/** Remove C0 control characters other than tab, newline and carriage return (and DEL). */
+export const stripControls = (src: string) => src.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, "");
 
 export interface ReportBuild {
   /** Directory holding index.html and the per-file pages. */

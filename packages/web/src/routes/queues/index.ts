@@ -34,7 +34,7 @@ export default async function queueRoutes(app: FastifyInstance) {
       }
     });
     const serverAdapter = new FastifyAdapter();
-    createBullBoard({ queues: app.ff.queues.all().map((q) => new BullMQAdapter(q)), serverAdapter, options: { uiConfig: { boardTitle: "FuzzFarm queues" } } });
+    createBullBoard({ queues: app.ff.queues.all().map((q) => new BullMQAdapter(q, { readOnlyMode: !app.ff.opts.queueBoardWritable })), serverAdapter, options: { uiConfig: { boardTitle: "FuzzFarm queues" } } });
     serverAdapter.setBasePath(BOARD_PATH);
     await admin.register(serverAdapter.registerPlugin(), { prefix: BOARD_PATH });
   });

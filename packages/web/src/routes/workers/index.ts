@@ -19,6 +19,8 @@ export default async function workerRoutes(app: FastifyInstance) {
 
   app.post("/api/workers/heartbeat", {
     preHandler: app.requireWorker,
+    config: { auth: "worker" },
+    bodyLimit: 16 * 1024,
     schema: {
       tags: ["workers"],
       summary: "Heartbeat of an HTTP-reporting worker (worker token)",
@@ -52,6 +54,7 @@ export default async function workerRoutes(app: FastifyInstance) {
 
   app.post("/api/results", {
     preHandler: app.requireWorker,
+    config: { auth: "worker" },
     bodyLimit: 64 * 1024 * 1024,
     schema: {
       tags: ["workers"],
