@@ -28,8 +28,9 @@ async function measure(jobSeconds: number) {
   const database = await createTestDatabase();
   const prefix = `ffbench-${randomBytes(3).toString("hex")}`;
   const db = createDb({ url: database.url });
-  const queues = openQueues({ url: "redis://127.0.0.1:6379", prefix });
-  const env = { ...process.env, FUZZFARM_DATABASE_URL: database.url, FUZZFARM_QUEUE_PREFIX: prefix, FUZZFARM_SKIP_SELFTEST: "1", FUZZFARM_ENGINES: "input" };
+  const jobKey = randomBytes(32).toString("base64url");
+  const queues = openQueues({ url: "redis://127.0.0.1:6379", prefix, jobKey });
+  const env = { ...process.env, FUZZFARM_DATABASE_URL: database.url, FUZZFARM_QUEUE_PREFIX: prefix, FUZZFARM_SKIP_SELFTEST: "1", FUZZFARM_ENGINES: "input", FUZZFARM_JOB_KEY: jobKey };
   const procs = Array.from({ length: workers }, () => spawn(process.execPath, ["--import", "tsx", join(REPO, "apps/worker/src/main.ts")], { env, stdio: "ignore" }));
   const coordinator = await startCoordinator({ db, queues, redisUrl: "redis://127.0.0.1:6379", rootDir: REPO, only: [], maintenance: { replayRuns: 0 } });
   const applied: ResultApplied[] = [];

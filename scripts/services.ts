@@ -14,6 +14,8 @@ try {
     dataDir: config.dataDir,
     path: process.env.PATH ?? "",
     repoRoot: root,
+    // A fresh Debian machine: as root, missing servers come from apt-get (as Chromium does for the browser tests).
+    installPackages: true,
     log: (l) => process.stderr.write(`setup: ${l}\n`),
   });
   const testDb = new URL(config.databaseUrl);

@@ -27,7 +27,26 @@ function walk(dir, out) {
   return out;
 }
 
-const files = searchRoots.flatMap((r) => walk(r, [])).sort();
+// Two files at a time (FUZZFARM_TEST_CONCURRENCY overrides): many files
+// spend their time waiting on fixed-length campaigns, Redis and PostgreSQL,
+// and each uses its own database and queue prefix. Files that keep both
+// cores busy are spread out so that two of them rarely run together: the
+// list alternates one of them with the others.
+const CPU_HEAVY = [
+  "engine-node/test/conformance", "engine-node/test/examples", "apps/cli/test/repo-shape", "apps/cli/test/package",
+  "engine-wasm/test/gen-memops", "engine-input/test/magic-bytes", "coordinator/test/triage-evidence", "apps/cli/test/engines-farm",
+];
+const concurrency = Number(process.env.FUZZFARM_TEST_CONCURRENCY ?? 2);
+const all = searchRoots.flatMap((r) => walk(r, [])).sort();
+const isHeavy = (f) => CPU_HEAVY.some((h) => f.includes(h));
+const heavy = all.filter(isHeavy);
+const light = all.filter((f) => !isHeavy(f));
+const files = [];
+const every = Math.max(1, Math.floor(light.length / Math.max(1, heavy.length)));
+while (heavy.length || light.length) {
+  if (heavy.length) files.push(heavy.shift());
+  files.push(...light.splice(0, every));
+}
 if (files.length === 0) {
   console.error("no test files found under " + searchRoots.map((r) => relative(root, r)).join(", "));
   process.exit(1);
@@ -36,7 +55,7 @@ const args = [
   "--import", "tsx",
   "--test",
   "--test-reporter=tap",
-  "--test-concurrency=1",
+  `--test-concurrency=${concurrency}`,
   "--test-timeout=600000",
   ...extra,
   ...files.map((f) => relative(root, f)),

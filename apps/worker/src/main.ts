@@ -1,19 +1,25 @@
 // fuzzfarm worker process: joins a farm given its Redis URL (FUZZFARM_REDIS_URL / REDIS_URL).
-import { loadConfig } from "@fuzzfarm/config";
+import { loadConfig, resolveJobKey, scrubSecretEnv } from "@fuzzfarm/config";
 import { oneLine } from "@fuzzfarm/protocol";
 import { startWorker, loadEngines } from "@fuzzfarm/worker";
 
 async function main() {
   const config = loadConfig();
+  const jobKey = resolveJobKey(config);
+  // Targets are children of this process: they must not inherit the farm's credentials.
+  scrubSecretEnv(process.env);
   const { engines, missing } = await loadEngines([...config.engines]);
   for (const m of missing) console.error(`fuzzfarm worker: engine ${m.name} unavailable: ${m.why}`);
   if (!engines.length) throw new Error("no engine could be loaded");
   const w = await startWorker({
     redisUrl: config.redisUrl,
+    jobKey,
+    policy: { targetRoots: config.targetRoots, allowedOptimizers: config.allowedOptimizers },
     prefix: config.queuePrefix,
     engines,
     lockMs: config.lockMs,
     skipSelfTest: config.skipSelfTest,
+    sandbox: config.sandbox,
     log: (l) => console.error(`[worker ${process.pid}] ${l}`),
   });
   const bye = async () => {

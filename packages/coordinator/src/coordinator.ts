@@ -16,6 +16,7 @@ import { createRng, type Rng } from "@fuzzfarm/corpus";
 import { oneLine, parseResult, type EngineName, type JobResult } from "@fuzzfarm/protocol";
 import {
   applyResult,
+  campaignOutcome,
   corpusEntries,
   createCampaign,
   endCampaign,
@@ -25,6 +26,7 @@ import {
   reserveJobSeq,
   runningCampaigns,
   upsertTarget,
+  bucketTargetId,
   upsertWorkers,
   type ApplySummary,
   type Db,
@@ -43,6 +45,7 @@ import {
 } from "@fuzzfarm/queue";
 import { PLANNERS, type CampaignPlanConfig } from "./planners/index";
 import { classifyFindings } from "./classify";
+import { validateCampaignConfig } from "./validate-campaign";
 import { applyMaintenanceResult, enqueueReplay, DEFAULT_MAINTENANCE, type MaintenanceOptions } from "./maintenance";
 
 export interface CoordinatorOptions {
@@ -100,7 +103,8 @@ export async function startCoordinator(opts: CoordinatorOptions): Promise<Coordi
   const maintenance = { ...DEFAULT_MAINTENANCE, ...opts.maintenance };
   const emitter = new EventEmitter() as Coordinator;
   const only = opts.only ? new Set(opts.only) : null;
-  const targets = new Map<string, { id: string; version: string }>();
+  /** Campaign id -> the Target row holding its program's buckets (see bucketTargetId). */
+  const bucketTargets = new Map<string, string>();
   let stopped = false;
 
   // ---- results -------------------------------------------------------------
@@ -128,10 +132,11 @@ export async function startCoordinator(opts: CoordinatorOptions): Promise<Coordi
         emitter.emit("maintenance", { kind: r.kind, bucketId, jobId: r.jobId });
         return { duplicate: false };
       }
-      targets.set(camp.id, { id: camp.targetId, version: camp.target.version });
+      let bucketTarget = bucketTargets.get(camp.id);
+      if (!bucketTarget) bucketTargets.set(camp.id, (bucketTarget = await bucketTargetId(db, camp.target)));
       const t0 = performance.now();
-      const classified = await classifyFindings(db, r, camp.targetId, opts.rootDir);
-      const summary = await applyResult(db, r, { targetId: camp.targetId, targetVersion: camp.target.version, classified });
+      const classified = await classifyFindings(db, r, bucketTarget, opts.rootDir);
+      const summary = await applyResult(db, r, { targetId: bucketTarget, targetVersion: camp.target.version, classified });
       if (!summary.duplicate) {
         await publishEvent(queues.connection, queues.prefix, {
           type: "result",
@@ -220,10 +225,11 @@ export async function startCoordinator(opts: CoordinatorOptions): Promise<Coordi
       }
       if (Date.now() >= c.deadline.getTime()) {
         if (await windDown(c.id, c.deadline)) {
-          await endCampaign(db, c.id, "completed");
-          await publishEvent(queues.connection, queues.prefix, { type: "campaign", campaignId: c.id, status: "completed" }).catch(() => {});
-          log(`campaign ${c.id} completed`);
-          emitter.emit("campaignEnded", c.id, "completed");
+          const end = await campaignOutcome(db, c.id);
+          await endCampaign(db, c.id, end.status);
+          await publishEvent(queues.connection, queues.prefix, { type: "campaign", campaignId: c.id, status: end.status }).catch(() => {});
+          log(`campaign ${c.id} ${end.status}${end.reason ? `: ${end.reason}` : ""}${end.warning ? ` (${end.warning})` : ""}`);
+          emitter.emit("campaignEnded", c.id, end.status);
         }
         continue;
       }
@@ -241,8 +247,9 @@ export async function startCoordinator(opts: CoordinatorOptions): Promise<Coordi
   }, opts.tickMs ?? 500);
 
   emitter.createCampaign = async (c: NewCampaign) => {
-    const target = await upsertTarget(db, { name: c.target.name, engine: c.engine, path: c.target.path, version: c.target.version });
     const config: CampaignPlanConfig = { engine: c.engine, options: c.options ?? {}, jobSeconds: c.jobSeconds ?? 5, runsPerJob: c.runsPerJob };
+    validateCampaignConfig({ ...c.target, version: c.target.version ?? "" }, config);
+    const target = await upsertTarget(db, { name: c.target.name, engine: c.engine, path: c.target.path, version: c.target.version });
     const camp = await createCampaign(db, { targetId: target.id, engine: c.engine, config: config as never, deadline: new Date(Date.now() + c.seconds * 1000) });
     only?.add(camp.id);
     await publishEvent(queues.connection, queues.prefix, { type: "campaign", campaignId: camp.id, status: "running" }).catch(() => {});

@@ -18,6 +18,18 @@ export async function upsertTarget(db: Db, t: TargetInput) {
   });
 }
 
+/**
+ * The Target row that holds a program's crash buckets: the oldest row with the
+ * same name and path. A Target row is one version of a program, but a bug that
+ * survives a commit is the same bug: its reports on later versions join the
+ * bucket opened on the first one (the bucket's lifecycle tracks versions:
+ * lastSeenVersion, fixedVersion, regressed), instead of a new bucket per commit.
+ */
+export async function bucketTargetId(db: Db, t: { id: string; name: string; path: string }): Promise<string> {
+  const home = await db.prisma.target.findFirst({ where: { name: t.name, path: t.path }, orderBy: [{ createdAt: "asc" }, { id: "asc" }], select: { id: true } });
+  return home?.id ?? t.id;
+}
+
 export interface CampaignInput {
   targetId: string;
   engine: EngineName;
@@ -43,6 +55,23 @@ export async function runningCampaigns(db: Db) {
 
 export async function endCampaign(db: Db, id: string, status: "completed" | "stopped" | "failed") {
   await db.prisma.campaign.updateMany({ where: { id, status: "running" }, data: { status, endedAt: new Date() } });
+}
+
+/**
+ * How a campaign whose deadline passed ends: "failed" when every fuzz job a
+ * worker finished reported an error (target missing or unloadable, bad job),
+ * with the commonest error as the reason; "completed" otherwise. A campaign
+ * in which no job finished is not failed: on a busy farm the workers may have
+ * been on other jobs for the whole time box (`warning` says so).
+ */
+export async function campaignOutcome(db: Db, id: string): Promise<{ status: "completed" | "failed"; reason?: string; warning?: string }> {
+  const done = await db.prisma.job.groupBy({ by: ["error"], where: { campaignId: id, kind: "fuzz", status: "done" }, _count: { _all: true } });
+  const clean = done.find((g) => g.error === null)?._count._all ?? 0;
+  const errors = done.filter((g) => g.error !== null).sort((a, b) => b._count._all - a._count._all);
+  const failedJobs = errors.reduce((n, g) => n + g._count._all, 0);
+  if (clean === 0 && errors.length) return { status: "failed", reason: `${failedJobs} of ${failedJobs} jobs failed: ${errors[0]!.error}` };
+  if (clean === 0) return { status: "completed", warning: "no worker finished a job of this campaign in its time box" };
+  return { status: "completed" };
 }
 
 /** Reserve `n` job sequence numbers atomically; returns the first. */

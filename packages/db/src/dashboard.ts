@@ -439,8 +439,11 @@ export async function bucketDetail(db: Db, id: string) {
       { id: string }[]
     >,
   ]);
+  const hasReproducer = sizes[0]?.original !== null && sizes[0]?.original !== undefined;
   return {
     ...b,
+    // Buckets the coordinator files carry no command of their own: every bucket with a reproducer replays with `fuzzfarm repro <id>`.
+    reproCommand: b.reproCommand ?? (hasReproducer ? `npx fuzzfarm repro ${b.id}` : null),
     events: b.events.map((e) => ({ ...e, id: num(e.id) })),
     reproRate: b.reproRuns > 0 ? b.reproHits / b.reproRuns : null,
     reportCount: reports,

@@ -17,6 +17,26 @@ export interface Minimized {
   tries: number;
 }
 
+/**
+ * How an engine starts the processes that run target code (executors, spawned
+ * or warm node programs, wasm runners): the worker's sandbox. The worker
+ * builds it per job (packages/worker/src/sandbox.ts); engines only apply it.
+ */
+export interface TargetSandbox {
+  /** "net": own user and network namespace with only loopback (Linux, `unshare`); "none": the worker's own network. */
+  name: "net" | "none";
+  /** Command words put before every target process's command line (the `unshare` wrapper); [] with "none". */
+  prefix: readonly string[];
+  /** Working directory of target processes: a directory of this job only. */
+  cwd: string;
+}
+
+/** The command line of a target process under `sandbox` (its prefix, then the command); unchanged without one. */
+export function sandboxedCommand(sandbox: TargetSandbox | null | undefined, command: string, args: readonly string[]): { command: string; args: string[] } {
+  const words = [...(sandbox?.prefix ?? []), command, ...args];
+  return { command: words[0]!, args: words.slice(1) };
+}
+
 export interface EngineRunContext {
   /** Aborted when the worker shuts down or the job's lock is lost: stop soon, return what you have. */
   signal: AbortSignal;
@@ -24,6 +44,8 @@ export interface EngineRunContext {
   workDir: string;
   /** Periodic progress (for heartbeats and live stats). */
   onProgress?: (p: { execs: number; features: number }) => void;
+  /** Sandbox of the target processes this job starts. Default: none (the worker's network, the engine's usual cwd). */
+  sandbox?: TargetSandbox;
 }
 
 export interface Engine<E extends EngineName = EngineName> {

@@ -18,6 +18,9 @@ export const ERROR_CODES = {
   FF_ERR_UNAUTHORIZED: { status: 401, summary: "a write needs a valid token or session" },
   FF_ERR_FORBIDDEN: { status: 403, summary: "the token is valid but not for this action (or CSRF check failed)" },
   FF_ERR_VALIDATION: { status: 400, summary: "a request body or query failed validation" },
+  FF_ERR_MISDIRECTED: { status: 421, summary: "the request's Host is not one this dashboard serves (DNS rebinding guard)" },
+  FF_ERR_TOO_MANY: { status: 429, summary: "too many open connections of this kind (per client or in total)" },
+  FF_ERR_CAMPAIGN_FAILED: { status: 422, summary: "a campaign could not fuzz: every job a worker finished failed (the reason names the commonest job error)" },
   FF_ERR_INTERNAL: { status: 500, summary: "an unexpected internal error" },
 } as const;
 

@@ -11,7 +11,8 @@ export * from "./job";
 export * from "./result";
 export * from "./engine";
 export { InputOptions } from "./options/input";
-export { NodeOptions, NODE_STRATEGIES, type NodeStrategy } from "./options/node";
+export { NodeOptions } from "./options/node";
+export { NODE_STRATEGIES, type NodeStrategy } from "./options/node-strategies";
 export { WasmOptions } from "./options/wasm";
 
 function parseWith<T>(schema: z.ZodType<T>, what: string, value: unknown): T {

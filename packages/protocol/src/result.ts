@@ -61,6 +61,25 @@ export const JobResult = EngineResult.extend({
 });
 export type JobResult = z.infer<typeof JobResult>;
 
+/**
+ * Runtime schema of a heartbeat. Heartbeats are read from a Redis hash that
+ * anything holding Redis credentials can write, so readers parse each entry
+ * with this and drop what does not fit instead of failing on it.
+ */
+export const HeartbeatSchema = z.object({
+  id: z.string().min(1).max(300),
+  host: z.string().max(300),
+  pid: z.number().int().min(0),
+  version: z.string().max(100),
+  engines: z.array(z.string().max(50)).max(20),
+  currentJobId: z.string().max(300).nullable(),
+  execsPerSec: z.number().finite().min(0),
+  jobsDone: z.number().int().min(0),
+  at: z.number().finite(),
+  /** Sandbox of the worker's target processes (absent from workers older than it). */
+  sandbox: z.enum(["net", "none"]).optional(),
+});
+
 /** What a worker publishes every few seconds (Redis), and the coordinator mirrors into PostgreSQL. */
 export interface Heartbeat {
   /** host:pid:random, unique per worker process. */
@@ -75,4 +94,6 @@ export interface Heartbeat {
   jobsDone: number;
   /** ms since epoch. */
   at: number;
+  /** Sandbox of its target processes: "net" (own network namespace, loopback only) or "none". */
+  sandbox?: "net" | "none";
 }

@@ -3,6 +3,18 @@ export interface EnsureOptions {
   dataDir: string;
   /** PATH to search for server binaries. */
   path: string;
+  /**
+   * When a server is not installed and this process is root on Debian,
+   * install it with apt-get (redis-server, postgresql). Default false.
+   */
+  installPackages?: boolean;
+  /**
+   * Folders searched for initdb / pg_ctl besides `path`. Default: Debian's
+   * /usr/lib/postgresql/<major>/bin, newest first.
+   */
+  postgresBinDirs?: string[];
+  /** Progress lines (an install, the embedded PostgreSQL). Default: none. */
+  log?: (line: string) => void;
 }
 
 export interface EnsureResult {

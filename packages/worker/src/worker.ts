@@ -1,6 +1,8 @@
 // A farm worker: consumes the job queues of the engines it holds, runs each
 // job with its engine and publishes the result. It never touches the
-// database and holds no tokens: a plain payload in, a plain result out.
+// database and holds no tokens: a plain payload in, a plain result out. It
+// runs only payloads signed with the farm's job key (see the queue package's
+// signing.ts): a job written into Redis by anyone else is rejected unrun.
 //
 // Engines run their targets in child processes or threads, so this event
 // loop stays free to renew BullMQ job locks during long jobs. If this process
@@ -31,14 +33,21 @@ import {
   removeHeartbeat,
   QueueWorker,
   UnrecoverableError,
+  verifyJobData,
   type ConnectionOptions,
   type QueueJob,
 } from "@fuzzfarm/queue";
 import { runReplay } from "./maintenance/replay";
 import { runMinimize } from "./maintenance/minimize";
+import { checkJobPolicy, type JobPolicy } from "./policy";
+import { jobSandbox, resolveSandbox, type SandboxMode, type SandboxProbeOptions } from "./sandbox";
 
 export interface WorkerOptions {
   redisUrl: string;
+  /** The farm's job key: only jobs signed with it are run. */
+  jobKey: string;
+  /** What jobs may ask this worker to execute (target roots, optimizers). Default: any target, no optimizer. */
+  policy?: JobPolicy;
   /** Queue key prefix. Default "fuzzfarm". */
   prefix?: string;
   /** Engines this worker holds; it consumes only their queues. */
@@ -51,6 +60,13 @@ export interface WorkerOptions {
   version?: string;
   /** Skip the engines' start-up probes (tests that start many workers). Default false. */
   skipSelfTest?: boolean;
+  /**
+   * Sandbox of target processes (sandbox.ts): "net" (own network namespace, loopback only; refuses to start
+   * without it), "auto" (net where the start-up probe passes), "none". Default "auto".
+   */
+  sandbox?: SandboxMode;
+  /** Probe options of the sandbox (the wrapper to use). Default: NET_SANDBOX_PREFIX. */
+  sandboxProbe?: SandboxProbeOptions;
   /** Heartbeat period, ms. Default 2000. */
   heartbeatMs?: number;
   log?: (line: string) => void;
@@ -58,16 +74,20 @@ export interface WorkerOptions {
 
 export interface RunningWorker {
   id: string;
+  /** The sandbox its target processes run in, settled at start-up. */
+  sandbox: "net" | "none";
   stop(): Promise<void>;
   /** Resolves when the first job has been picked (for tests). */
   readonly stats: { jobsDone: number; execs: number; currentJobId: string | null };
 }
 
 export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
+  if (!opts.jobKey) throw new FuzzFarmError("FF_ERR_CONFIG", "a worker needs the farm's job key (FUZZFARM_JOB_KEY) to check the jobs it runs");
   const prefix = opts.prefix ?? "fuzzfarm";
   const log = opts.log ?? (() => {});
   const id = `${hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`;
   const engines = new Map<EngineName, Engine>(opts.engines.map((e) => [e.name, e]));
+  const sandbox = await resolveSandbox(opts.sandbox ?? "auto", opts.sandboxProbe);
   if (!opts.skipSelfTest) {
     // Each engine proves itself (one probe that must crash, one that must not). One that fails is
     // left out, so its queue is not consumed here; with none left the worker refuses to start.
@@ -106,6 +126,7 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
       execsPerSec,
       jobsDone: stats.jobsDone,
       at: now,
+      sandbox: sandbox.name,
     }).catch(() => {});
   };
   await beat();
@@ -134,10 +155,18 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
   };
 
   const runJob = async (job: QueueJob<unknown>): Promise<{ execs: number }> => {
-    const raw = job.data as Record<string, unknown>;
+    let raw: Record<string, unknown>;
+    try {
+      raw = verifyJobData(job.data, opts.jobKey);
+    } catch (e) {
+      // Not from our coordinator: never run, and nothing is reported on its behalf.
+      log(`rejected job ${job.id}: ${oneLine(e)}`);
+      throw new UnrecoverableError(oneLine(e));
+    }
     let payload: JobPayload;
     try {
       payload = parseJob(raw);
+      checkJobPolicy(payload, opts.policy ?? {});
     } catch (e) {
       // A malformed payload is rejected, not crashed on; if it names its job, the coordinator learns why.
       log(`rejected job ${job.id}: ${oneLine(e)}`);
@@ -155,6 +184,7 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
       const ctx = {
         signal: shutdown.signal,
         workDir,
+        sandbox: jobSandbox(sandbox, workDir),
         onProgress: (p: { execs: number }) => {
           stats.execs += p.execs - base;
           base = p.execs;
@@ -214,10 +244,11 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
       consumers.push(w);
     }
   }
-  log(`worker ${id} ready: engines ${[...engines.keys()].join(", ")}`);
+  log(`worker ${id} ready: engines ${[...engines.keys()].join(", ")}; sandbox ${sandbox.name}${sandbox.name === "none" ? ` (${sandbox.why})` : " (own network namespace, loopback only)"}`);
 
   return {
     id,
+    sandbox: sandbox.name,
     stats,
     async stop() {
       shutdown.abort();

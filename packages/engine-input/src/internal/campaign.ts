@@ -105,6 +105,7 @@ class Campaign {
         name: `executor-${proc}`,
         maxMemoryMb: this.opts.maxMemoryMb,
         timeoutMs: this.opts.timeoutMs,
+        sandbox: this.ctx.sandbox,
       });
       const stopLoading = () => ex.kill();
       this.ctx.signal.addEventListener("abort", stopLoading);

@@ -6,6 +6,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { closeSync, openSync, readSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { sandboxedCommand, type TargetSandbox } from "@fuzzfarm/protocol";
 import type { ChildMessage, InitMessage } from "./messages";
 
 const HARNESS = fileURLToPath(new URL("./child/harness.cjs", import.meta.url));
@@ -41,6 +42,8 @@ export interface ExecutorOptions {
   name: string;
   maxMemoryMb: number;
   timeoutMs: number;
+  /** The worker's sandbox: the process starts under its prefix, in its cwd. Default: none, cwd the target's directory. */
+  sandbox?: TargetSandbox;
 }
 
 export class Executor {
@@ -60,8 +63,9 @@ export class Executor {
     new Float64Array(initial.buffer, initial.byteOffset, 3).set([-1, 0, 0]);
     writeFileSync(statusPath, initial);
     this.statusFd = openSync(statusPath, "r");
-    this.child = spawn(process.execPath, [`--max-old-space-size=${opts.maxMemoryMb}`, HARNESS], {
-      cwd: dirname(opts.init.target),
+    const cmd = sandboxedCommand(opts.sandbox, process.execPath, [`--max-old-space-size=${opts.maxMemoryMb}`, HARNESS]);
+    this.child = spawn(cmd.command, cmd.args, {
+      cwd: opts.sandbox?.cwd ?? dirname(opts.init.target),
       stdio: ["ignore", "ignore", "pipe", "ipc"],
       serialization: "advanced",
     });

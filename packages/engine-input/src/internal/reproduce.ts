@@ -30,6 +30,7 @@ export async function reproduceOnce(target: { path: string }, repro: Reproducer,
     name,
     maxMemoryMb: opts.maxMemoryMb,
     timeoutMs: opts.timeoutMs,
+    sandbox: ctx.sandbox,
   });
   const onAbort = () => ex.kill();
   ctx.signal.addEventListener("abort", onAbort);

@@ -1,0 +1,170 @@
+#!/usr/bin/env node
+// Builds the `fuzzfarm` command into plain JavaScript (apps/cli/dist), so the
+// installed package runs without a TypeScript loader and starts fast.
+//
+// Bundler: esbuild (measured against per-file tsc output: one bundle with
+// code splitting loads a command's code in a few files, where per-file output
+// makes Node resolve and read hundreds; see README "Development").
+//   - entries: dist/main.js (the CLI) and dist/worker.js (local workers);
+//     dynamic imports become chunks next to them, so each command loads only
+//     the code it reaches;
+//   - @fuzzfarm/* workspace packages are bundled; every other package stays
+//     an import resolved at run time from the installed node_modules;
+//   - files that run inside a target's process or next to it (preloads,
+//     runner .mjs, harness .cjs, probe targets even in TypeScript, web assets), the Prisma schema and
+//     migrations and the demo example are copied as real files under
+//     dist/r/ at their repository paths, and every `import.meta.url` in a
+//     bundled TypeScript file is replaced by the URL its file has in that
+//     mirror, so `new URL("./preload/", import.meta.url)` and
+//     `createRequire(import.meta.url)` keep pointing at the same things;
+//   - `__FUZZFARM_BUNDLE__` is defined, so code can tell it runs built.
+//
+//   node scripts/build.mjs            build (prints one line: where and how long)
+//   node scripts/build.mjs --metafile also writes dist/meta.json (what each chunk holds)
+import { build } from "esbuild";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join, relative, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+export const DIST = join(root, "apps", "cli", "dist");
+const MIRROR = join(DIST, "r");
+
+/** Non-TypeScript files under these folders run as they are (preloads, runners, probes, harnesses). */
+const ASSET_SOURCE_DIRS = ["packages", "apps"].flatMap((top) =>
+  readdirSync(join(root, top))
+    .map((name) => join(top, name, "src"))
+    .filter((d) => existsSync(join(root, d))),
+);
+/** Whole files or folders copied as they are. */
+const COPIED = ["packages/web/public", "prisma/schema.prisma", "prisma/migrations", "examples/input/magic-bytes.ts"];
+
+function walk(dir, out = []) {
+  for (const name of readdirSync(dir)) {
+    if (name === "node_modules" || name === "test" || name === "generated") continue;
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) walk(p, out);
+    else out.push(p);
+  }
+  return out;
+}
+
+function copyAssets() {
+  let n = 0;
+  for (const d of ASSET_SOURCE_DIRS) {
+    for (const file of walk(join(root, d))) {
+      // Probe programs are targets the engines run at start-up (some TypeScript): copied, never bundled.
+      if (/\.(ts|tsx|md)$/.test(file) && !file.includes(`${sep}probes${sep}`)) continue;
+      const to = join(MIRROR, relative(root, file));
+      mkdirSync(dirname(to), { recursive: true });
+      cpSync(file, to);
+      n++;
+    }
+  }
+  for (const p of COPIED) {
+    cpSync(join(root, p), join(MIRROR, p), { recursive: true });
+    n++;
+  }
+  return n;
+}
+
+/** Bare imports other than the workspace's own stay imports of the installed packages. */
+const externals = {
+  name: "fuzzfarm-externals",
+  setup(b) {
+    b.onResolve({ filter: /^[^./]/ }, (a) => {
+      if (a.path.startsWith("@fuzzfarm/")) return undefined;
+      return { path: a.path, external: true };
+    });
+  },
+};
+
+/**
+ * The workspace's modules have no import side effects (no module is imported
+ * for its effects alone): tell esbuild, so a re-export that a command does not
+ * use (the farm engine next to `runNodeCli`) is left out of that command's chunk.
+ */
+const noSideEffects = {
+  name: "fuzzfarm-no-side-effects",
+  setup(b) {
+    b.onResolve({ filter: /.*/ }, async (a) => {
+      if (a.pluginData?.inner || a.kind === "entry-point") return undefined;
+      const fromWorkspace = a.importer.startsWith(root) && !a.importer.includes(`${sep}node_modules${sep}`);
+      if (!(a.path.startsWith("@fuzzfarm/") || (a.path.startsWith(".") && fromWorkspace))) return undefined;
+      const r = await b.resolve(a.path, { kind: a.kind, resolveDir: a.resolveDir, importer: a.importer, pluginData: { inner: true } });
+      if (r.errors.length) return { errors: r.errors };
+      return { ...r, sideEffects: false };
+    });
+  },
+};
+
+/** `import.meta.url` of a bundled source file -> the URL of that file in the dist/r mirror. */
+const mirrorUrls = {
+  name: "fuzzfarm-mirror-urls",
+  setup(b) {
+    b.onLoad({ filter: /\.ts$/ }, (a) => {
+      if (a.path.includes(`${sep}node_modules${sep}`) || !a.path.startsWith(root)) return undefined;
+      let text = readFileSync(a.path, "utf8");
+      if (text.includes("import.meta.url")) {
+        const rel = relative(root, a.path).split(sep).join("/");
+        text = text.replaceAll("import.meta.url", `new URL(${JSON.stringify(`./r/${rel}`)}, import.meta.url).href`);
+      }
+      return { contents: text, loader: "ts", resolveDir: dirname(a.path) };
+    });
+  },
+};
+
+/** bin.ts's `./node-command` is the separately built dist/node.js (see buildCli). */
+const nodeCommandApart = {
+  name: "fuzzfarm-node-command-apart",
+  setup(b) {
+    b.onResolve({ filter: /^\.\/node-command$/ }, (a) => (a.importer.endsWith(`${sep}bin.ts`) ? { path: "./node.js", external: true } : undefined));
+  },
+};
+
+export async function buildCli({ metafile = false } = {}) {
+  const t0 = performance.now();
+  const generated = join(root, "packages", "db", "src", "generated", "client.ts");
+  if (!existsSync(generated)) throw new Error("the Prisma client is not generated: run `npm run setup` first");
+  rmSync(DIST, { recursive: true, force: true });
+  const common = {
+    absWorkingDir: root,
+    outdir: DIST,
+    bundle: true,
+    format: "esm",
+    platform: "node",
+    target: "node20",
+    sourcemap: "linked",
+    sourcesContent: false,
+    legalComments: "none",
+    logLevel: "warning",
+    metafile,
+    define: { __FUZZFARM_BUNDLE__: "true" },
+  };
+  // The CLI and the worker: commands are chunks loaded when they run.
+  const r = await build({
+    ...common,
+    entryPoints: { fuzzfarm: "apps/cli/src/bin.ts", worker: "apps/worker/src/main.ts" },
+    entryNames: "[name]",
+    chunkNames: "chunk-[hash]",
+    splitting: true,
+    banner: { js: "#!/usr/bin/env node" },
+    plugins: [externals, nodeCommandApart, noSideEffects, mirrorUrls],
+  });
+  // `fuzzfarm node` on its own, without splitting: chunks are per module, and a module
+  // the farm engine shares with the node CLI would drag the engine (and zod) along.
+  const n = await build({ ...common, entryPoints: { node: "apps/cli/src/node-command.ts" }, plugins: [externals, noSideEffects, mirrorUrls] });
+  if (metafile) writeFileSync(join(DIST, "meta.json"), JSON.stringify({ cli: r.metafile, node: n.metafile }));
+  const assets = copyAssets();
+  return { dist: DIST, assets, ms: Math.round(performance.now() - t0) };
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  try {
+    const r = await buildCli({ metafile: process.argv.includes("--metafile") });
+    process.stderr.write(`build: ${relative(root, r.dist)} (${r.assets} asset paths copied) in ${r.ms} ms\n`);
+  } catch (e) {
+    process.stderr.write(`build: ${e instanceof Error ? e.message.split("\n")[0] : e}\n`);
+    process.exit(2);
+  }
+}
