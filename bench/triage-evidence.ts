@@ -111,6 +111,8 @@ export interface ReportRow {
   kind: string;
   truth: string | null;
   message: string;
+  /** Why a report has no truth: its reproducer matches no planted bug, or its replay failed differently. */
+  why?: string;
 }
 
 export interface FamilyStats {
@@ -137,6 +139,8 @@ export interface Evidence {
   bugs: { family: string; bug: string; reports: number; buckets: { id: string; signature: string; reports: number }[] }[];
   /** Merged buckets in detail (empty when triage kept every bug apart). */
   mergedBuckets: { family: string; bucketId: string; signature: string; bugs: Record<string, number> }[];
+  /** Up to 20 reports left out of the measure, with the reason. */
+  unattributed: ReportRow[];
   floodBuckets: number;
   seconds: number;
 }
@@ -217,6 +221,7 @@ export async function collectEvidence(db: Db, opts: EvidenceOptions = {}): Promi
       const plan = truthOf.get(rep.bucket.targetId)!;
       const { reproducer: repro, detail } = rep.artifact as { reproducer: Reproducer; detail: Record<string, unknown> };
       let truth = plan.truth(repro);
+      let why = truth === null ? "its reproducer triggers no planted bug" : undefined;
       // An async error (timer throw, unhandled rejection) is attributed to an input by replaying batches; when two
       // async bugs fire in one batch the engine can name an input of the other one. Such an input is no evidence of
       // the report's bug: it must fail again with the report's kind and message (both depend on the input: the
@@ -225,9 +230,12 @@ export async function collectEvidence(db: Db, opts: EvidenceOptions = {}): Promi
       if (truth !== null && detail?.async === true && plan.engine === "input") {
         reproduced++;
         const o = await inputEngine.reproduce({ path: plan.targetPath }, repro, { signal: new AbortController().signal, workDir: cacheDir });
-        if (o.kind === "ok" || findingKind(o) !== rep.kind || o.message !== rep.message) truth = null;
+        if (o.kind === "ok" || findingKind(o) !== rep.kind || o.message !== rep.message) {
+          truth = null;
+          why = `its replay ended ${o.kind === "ok" ? "ok" : `${findingKind(o)}: ${o.message.slice(0, 80)}`}`;
+        }
       }
-      rows.push({ family: plan.family, target: basename(plan.targetPath), bucketId: rep.bucketId, signature: rep.bucket.signature, kind: rep.kind, truth, message: rep.message });
+      rows.push({ family: plan.family, target: basename(plan.targetPath), bucketId: rep.bucketId, signature: rep.bucket.signature, kind: rep.kind, truth, message: rep.message, why });
     }
   } finally {
     rmSync(cacheDir, { recursive: true, force: true });
@@ -302,7 +310,8 @@ export function measure(rows: ReportRow[], jobsByFamily: Map<string, number>): O
     splitBugs: sum("splitBugs"),
     extraBuckets: sum("extraBuckets"),
   };
-  return { families: stats, total, extraRate: total.trueBugs ? total.extraBuckets / total.trueBugs : 0, bugs, mergedBuckets };
+  const unattributed = rows.filter((r) => r.truth === null).slice(0, 20);
+  return { families: stats, total, extraRate: total.trueBugs ? total.extraBuckets / total.trueBugs : 0, bugs, mergedBuckets, unattributed };
 }
 
 /** The evidence as markdown tables. */
@@ -315,6 +324,9 @@ export function formatEvidence(e: Evidence): string {
   out.push("| family | true bug | reports | buckets (reports: signature) |\n|---|---|---|---|");
   for (const b of [...e.bugs].sort((x, y) => x.family.localeCompare(y.family) || x.bug.localeCompare(y.bug))) {
     out.push(`| ${b.family} | ${b.bug} | ${b.reports} | ${b.buckets.map((k) => `${k.reports}: \`${k.signature.replaceAll("|", "\\|")}\``).join("<br>")} |`);
+  }
+  if (e.unattributed.length) {
+    out.push("", "Unattributed reports (up to 20):", ...e.unattributed.map((r) => `- ${r.target} ${r.kind} \`${r.message.slice(0, 80)}\`: ${r.why}`));
   }
   if (e.mergedBuckets.length) {
     out.push("", "Merged buckets:", ...e.mergedBuckets.map((m) => `- ${m.family} \`${m.signature}\`: ${JSON.stringify(m.bugs)}`));

@@ -100,7 +100,7 @@ test("npm run pack: one tarball that installs into a fresh project; node, wasm l
       // most of a 30 s campaign.
       FUZZFARM_SKIP_SELFTEST: "1",
     };
-    const fuzz = await run("npx", ["fuzzfarm", "fuzz", "fuzz.js", "--time", "30s", "--workers", "1", "--maintenance-wait", "20s", "--json"], proj, fuzzEnv, 150_000);
+    const fuzz = await run("npx", ["fuzzfarm", "fuzz", "fuzz.js", "--time", "30s", "--stop-on-crash", "--workers", "1", "--maintenance-wait", "20s", "--json"], proj, fuzzEnv, 150_000);
     const summary = JSON.parse(fuzz.stdout || "{}");
     assert.equal(fuzz.code, 1, `exit 1 = new buckets; ${fuzz.stdout.slice(0, 1500)} ${fuzz.stderr.slice(-2000)}`);
     assert.equal(summary.status, "completed");

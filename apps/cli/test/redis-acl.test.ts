@@ -34,7 +34,7 @@ test("a worker under its ACL user runs a campaign's jobs and reaches nothing els
     }), 10_000, "redis-server");
     await asWorker.connect();
     w = spawnWorker({ ...farm.env, FUZZFARM_REDIS_URL: workerUrl, FUZZFARM_ENGINES: "input" });
-    const r = await runCli(["fuzz", join(REPO, "examples", "input", "parse-record.ts"), "--time", "8s", "--workers", "0", "--job-seconds", "4", "--json"], { ...farm.env, FUZZFARM_REDIS_URL: adminUrl });
+    const r = await runCli(["fuzz", join(REPO, "examples", "input", "parse-record.ts"), "--time", "8s", "--workers", "0", "--job-seconds", "4", "--maintenance-wait", "0s", "--json"], { ...farm.env, FUZZFARM_REDIS_URL: adminUrl });
     assert.ok(r.code === 0 || r.code === 1, r.stderr.slice(-1500));
     const s = JSON.parse(r.stdout);
     assert.ok(s.jobs >= 1 && s.executions > 0, `jobs ${s.jobs}, executions ${s.executions}; worker log:\n${w.log.join("\n")}`);

@@ -14,7 +14,7 @@ const pool = new WarmPool(2);
 after(() => pool.close());
 const script = join(FIXTURES, "child-exit-output.cjs");
 
-test("a child's output written before its exit is read before a timer armed on 'exit' runs (horizon, 40 seeds)", async () => {
+test("a child's output written before its exit is read before a 50 ms timer armed on 'exit' runs (horizon, 40 seeds)", async () => {
   const runs = await mapLimit(Array.from({ length: 40 }, (_, i) => i + 1), 2, (seed) =>
     execute({ script, args: [], strategy: "horizon", params: {}, seed, timeoutMs: 20_000 }, pool));
   const bad = runs.filter((r) => r.outcome.kind !== "ok");

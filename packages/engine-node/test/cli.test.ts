@@ -80,11 +80,13 @@ test("trace, report, replay and minimize on a failing example", async () => {
   assert.ok(Object.keys(report.coverage).some((f) => f.endsWith("socket-timeout-vs-close.js")));
 
   let reproduced = 0;
+  const misses: string[] = [];
   for (let i = 0; i < 3; i++) {
     const r = await cli(["--replay", traceFile, script]);
     if (r.code === found.code && /callback called 2 times/.test(r.stderr)) reproduced++;
+    else misses.push(`exit ${r.code}: ${r.stderr.trim().split("\n").slice(-3).join(" | ")}`);
   }
-  assert.ok(reproduced >= 2, `replay reproduced ${reproduced}/3`);
+  assert.ok(reproduced >= 2, `replay reproduced ${reproduced}/3 (found with exit ${found.code}); misses: ${misses.join("; ")}`);
 
   const m = await cli(["--minimize", traceFile, script]);
   assert.equal(m.code, 0, m.stderr);

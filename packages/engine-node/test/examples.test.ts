@@ -2,7 +2,7 @@
 // runs), the fuzzer makes at least 9 of the 10 fail within 100 runs (warm
 // mode, strategy mix), their fixed twins never fail, and a failing run's
 // recorded schedule replays to the same failure at least 9 times in 10.
-// CI samples fewer plain and fixed-twin runs (40 and 12 per example);
+// CI samples fewer plain and fixed-twin runs (20 and 12 per example);
 // FUZZFARM_FULL_EVIDENCE=1 runs 100 and 30.
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
@@ -15,7 +15,7 @@ after(() => pool.close());
 const EX = examples();
 const found = new Map<string, Execution>();
 const FULL = process.env.FUZZFARM_FULL_EVIDENCE === "1";
-const PLAIN_RUNS = FULL ? 100 : 40;
+const PLAIN_RUNS = FULL ? 100 : 20;
 const FIXED_RUNS = FULL ? 30 : 12;
 
 function plainNode(script: string): Promise<number> {

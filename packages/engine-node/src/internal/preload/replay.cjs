@@ -2,11 +2,15 @@
 // Replay by delivery order. An event recorded at seq s waits until every
 // event recorded before it has been delivered; events the recording never
 // saw pass through. An event the recording held is also kept until the time
-// it was delivered at (ms since start): order alone lets it run early, and
-// then what it starts (a timer, a request) overtakes recorded events that
-// the recording delivered first, through events the recording never saw
-// because the run crashed before them. A watchdog skips a recorded event
-// that does not come (50 ms plus 1.5x the recorded gap). With `holdSet`
+// it was delivered at (ms since start), and at least as long after the
+// previous recorded event as in the recording: order alone lets it run
+// early, and then what it starts (a timer, a request) overtakes recorded
+// events that the recording delivered first, through events the recording
+// never saw because the run crashed before them. The gap matters on a loaded
+// machine, where the whole run starts late: a timer armed by the previous
+// event must still come first. A watchdog skips a recorded event
+// that does not come (50 ms plus 1.5x the recorded gap, then one more poll
+// phase). With `holdSet`
 // (minimization) only the listed events wait; the others run as they arrive.
 'use strict';
 const { S, hold, deliverSync, scheduleDrain, makeSlot, cancelSlot, now } = require('./scheduler.cjs');
@@ -22,6 +26,9 @@ function installReplay(rec) {
   for (const e of rec.events) { byId.set(e.id, { seq: e.seq, held: e.held, t: e.t }); times[e.seq] = e.t; }
   const n = rec.events.length;
   const done = new Uint8Array(n + 1);
+  /** when each recorded event was delivered in this run (undefined: not yet, or skipped) */
+  /** @type {number[]} */
+  const deliveredAt = [];
   const holdSet = rec.holdSet ? new Set(rec.holdSet) : null;
   let next = 0;
   let lastProgress = now();
@@ -31,8 +38,14 @@ function installReplay(rec) {
 
   const advance = () => { while (next < n && done[next]) next++; lastProgress = now(); };
   const waits = (/** @type {any} */ ev) => !!ev.rec && (!holdSet || holdSet.has(ev.id));
-  /** a held recorded event is not delivered before its recorded time */
-  const due = (/** @type {any} */ ev) => !ev.rec.held || now() - S.t0 >= ev.rec.t;
+  /** the earliest time a held recorded event may run: its recorded time, and its recorded gap after the previous one */
+  const dueAt = (/** @type {any} */ ev) => {
+    const s = ev.rec.seq;
+    const prev = s > 0 ? deliveredAt[s - 1] : undefined;
+    const gap = prev !== undefined && times[s - 1] !== undefined ? Math.max(0, ev.rec.t - times[s - 1]) : 0;
+    return Math.max(S.t0 + ev.rec.t, prev !== undefined ? prev + gap : -Infinity);
+  };
+  const due = (/** @type {any} */ ev) => !ev.rec.held || now() >= dueAt(ev);
 
   const R = {
     get skipped() { return skipped; },
@@ -66,6 +79,7 @@ function installReplay(rec) {
     delivered(/** @type {any} */ ev) {
       if (ev.rec && !done[ev.rec.seq]) {
         done[ev.rec.seq] = 1;
+        deliveredAt[ev.rec.seq] = now();
         advance();
         if (S.held > 0) scheduleDrain(); // a held event may have become the next one
       }
@@ -78,7 +92,7 @@ function installReplay(rec) {
       let atRefd = false;
       for (const q of S.queues.values()) {
         const h = q[0];
-        if (h && waits(h) && h.rec.seq <= next && !due(h) && S.t0 + h.rec.t < at) { at = S.t0 + h.rec.t; atRefd = h.refd(); }
+        if (h && waits(h) && h.rec.seq <= next && !due(h) && dueAt(h) < at) { at = dueAt(h); atRefd = h.refd(); }
       }
       if (at < Infinity) {
         if (!wake) wake = makeSlot(() => { wake = null; scheduleDrain(); }, Math.max(1, Math.ceil(at - now())), atRefd);
@@ -92,10 +106,14 @@ function installReplay(rec) {
       const allowance = 50 + Math.max(0, gap) * 1.5;
       watchdog = makeSlot(() => {
         watchdog = null;
-        if (next === mark && now() - lastProgress >= allowance - 1 && next < n) {
-          done[next] = 1; skipped++; advance();
-        }
-        scheduleDrain();
+        if (next !== mark || next >= n || now() - lastProgress < allowance - 1) { scheduleDrain(); return; }
+        // Skip only after one more poll phase: a process that was stalled (a loaded machine) runs this timer
+        // before it polls the I/O that arrived meanwhile, and the awaited event may be in it.
+        watchdog = makeSlot(() => {
+          watchdog = null;
+          if (next === mark && next < n) { done[next] = 1; skipped++; advance(); }
+          scheduleDrain();
+        }, 0, refd);
       }, Math.ceil(allowance), refd);
     },
     stop() { cancelSlot(watchdog); watchdog = null; cancelSlot(wake); wake = null; },

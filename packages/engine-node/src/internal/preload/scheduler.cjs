@@ -200,8 +200,8 @@ function deliverSync(/** @type {any} */ ev) {
  * has exited by then, so a child whose SIGCHLD came after epoll returned is
  * reported exited in that phase while the bytes it wrote before exiting show
  * up in the next poll phase's epoll batch. Either way the output is read no
- * later than the poll phase after the exit's (plain Node under load: never
- * after a 20 ms timer armed on 'exit'), so a grace timer armed in the exit
+ * later than the poll phase after the exit's (plain Node, unless the process
+ * stalls for the timer's length in between), so a grace timer armed in the exit
  * callback finds it. Holding such a read longer is not a schedule Node can
  * produce: a 50 ms grace timer on 'exit' fired before the output it waits for
  * (a false alarm on simple-git 1.105.0).
