@@ -31,6 +31,8 @@ interface Plan {
   family: string;
   engine: "input" | "node";
   targetPath: string;
+  /** Executions per job (input families with inputRunsScale > 0). */
+  runs?: number;
   jobs: { options: Record<string, unknown>; seeds: string[] }[];
   /** The true bug of a report, from its reproducer only (null: the reproducer cannot trigger any planted bug). */
   truth: (repro: Reproducer) => string | null;
@@ -41,6 +43,11 @@ export interface EvidenceOptions {
   inputJobs?: number;
   /** Wall-time budget of one input job, s. Default 3. */
   inputSeconds?: number;
+  /**
+   * Executions per input job, as a multiple of the family's `runs` (about what 2.5 s gives on an idle 2-core
+   * machine); 0 (default) = the time budget alone. With it, a loaded machine takes longer instead of finding less.
+   */
+  inputRunsScale?: number;
   /** Node-engine jobs per examples/node-races program (0 = skip the node family). Default 3. */
   nodeJobsPerProgram?: number;
   /** Wall-time budget of one node job, s. Default 5. */
@@ -53,10 +60,10 @@ export interface EvidenceOptions {
 /** The input families: each target's `bugOf` is its ground truth. */
 export const INPUT_FAMILIES = [
   // parser has a hang bug: a short timeout keeps hangs cheap
-  { family: "multi-parser", file: "multi-parser.ts", timeoutMs: 600 },
-  { family: "multi-codec", file: "multi-codec.ts", timeoutMs: 1000 },
+  { family: "multi-parser", file: "multi-parser.ts", timeoutMs: 600, runs: 3000 },
+  { family: "multi-codec", file: "multi-codec.ts", timeoutMs: 1000, runs: 6000 },
   // vm has an out-of-memory bug: a small heap, and a timeout long enough that it never looks like a hang
-  { family: "multi-vm", file: "multi-vm.ts", timeoutMs: 3000, maxMemoryMb: 64 },
+  { family: "multi-vm", file: "multi-vm.ts", timeoutMs: 3000, maxMemoryMb: 64, runs: 800 },
 ] as const;
 
 const NODE_DIR = join(REPO_ROOT, "examples/node-races");
@@ -80,6 +87,7 @@ async function plans(o: Required<Omit<EvidenceOptions, "log">>): Promise<Plan[]>
       family: f.family,
       engine: "input",
       targetPath,
+      runs: o.inputRunsScale > 0 ? Math.round(f.runs * o.inputRunsScale) : undefined,
       jobs: inputJobs(o.inputJobs, f.timeoutMs, "maxMemoryMb" in f ? f.maxMemoryMb : undefined),
       truth: (r) => (r.input === undefined ? null : mod.bugOf(Buffer.from(r.input, "base64"))),
     });
@@ -147,7 +155,7 @@ export interface Evidence {
 
 /** Run everything against `db` (a fresh schema) and measure. */
 export async function collectEvidence(db: Db, opts: EvidenceOptions = {}): Promise<Evidence> {
-  const o = { inputJobs: 24, inputSeconds: 3, nodeJobsPerProgram: 3, nodeSeconds: 5, parallel: 2, ...opts };
+  const o = { inputJobs: 24, inputSeconds: 3, inputRunsScale: 0, nodeJobsPerProgram: 3, nodeSeconds: 5, parallel: 2, ...opts };
   const log = opts.log ?? (() => {});
   const started = Date.now();
   const all = await plans(o);
@@ -170,7 +178,7 @@ export async function collectEvidence(db: Db, opts: EvidenceOptions = {}): Promi
           jobId,
           campaignId: c.id,
           target: { name: t.name, path: plan.targetPath },
-          budget: { runs: plan.engine === "input" ? 1_000_000 : 1000, seconds },
+          budget: { runs: plan.runs ?? (plan.engine === "input" ? 1_000_000 : 1000), seconds },
           options: j.options,
           seeds: j.seeds.map((data, k) => ({ id: `s${k}`, data })),
         } as JobPayloadInput,

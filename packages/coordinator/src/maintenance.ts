@@ -26,9 +26,10 @@ async function enqueueFor(db: Db, queues: FarmQueues, bucketId: string, kind: "r
     include: { target: true, reports: { orderBy: { createdAt: "asc" }, take: 1, include: { campaign: true } } },
   });
   const report = b?.reports[0];
-  if (!b || !report?.campaign) return;
+  // Each refusal is an error the caller logs: a bucket that silently gets no replay looks "not replayed yet" forever.
+  if (!b || !report?.campaign) throw new Error(`no ${kind} for bucket ${bucketId}: it has no report from a campaign`);
   const repro = Reproducer.safeParse((report.artifact as { reproducer?: unknown }).reproducer);
-  if (!repro.success) return;
+  if (!repro.success) throw new Error(`no ${kind} for bucket ${bucketId}: its first report's reproducer does not parse: ${repro.error.issues[0]?.message}`);
   const config = report.campaign.config as { options?: Record<string, unknown> };
   const payload: JobPayloadInput = {
     engine: repro.data.engine,
@@ -78,9 +79,10 @@ export async function applyMaintenanceResult(db: Db, queues: FarmQueues, r: JobR
   if (r.kind === "replay") {
     const hits = error ? 0 : await countHits(db, r, bucketId, rootDir);
     // The minimize job exists before the replay is marked done, so "no open maintenance job" means both ended.
-    if (hits > 0) await enqueueMinimize(db, queues, bucketId, m);
+    // A minimize job that cannot be built must not cost the replay its result: the reason goes to the log line.
+    const noMinimize = hits > 0 ? await enqueueMinimize(db, queues, bucketId, m).then(() => "", (e: Error) => `; ${e.message}`) : "";
     await applyReplay(db, { jobId: r.jobId, workerId: r.workerId, bucketId, runs: r.execs, hits, busyMs: r.busyMs, error });
-    return `bucket ${bucketId} reproduced ${hits}/${r.execs}`;
+    return `bucket ${bucketId} reproduced ${hits}/${r.execs}${noMinimize}`;
   }
   await applyMinimized(db, { jobId: r.jobId, workerId: r.workerId, bucketId, execs: r.execs, busyMs: r.busyMs, error, minimized: r.minimized });
   return r.minimized ? `bucket ${bucketId} minimized: ${r.minimized.explanation}` : `bucket ${bucketId} not minimized: ${error}`;

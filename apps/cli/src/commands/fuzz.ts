@@ -90,7 +90,8 @@ export async function fuzzCommand(targetArg: string | undefined, f: FuzzFlags, c
   // Options are checked before anything starts or is queued.
   validateCampaignConfig(campaign.target, { engine: campaign.engine, options, jobSeconds, runsPerJob: f.runsPerJob });
   const farm = await openFarm(config);
-  const log = (l: string) => (f.json ? undefined : err.write(`${l}\n`));
+  // Log lines go to stderr in --json mode too (stdout carries only the summary): a refused replay must be visible.
+  const log = (l: string) => err.write(`${l}\n`);
   const coordinator = await startCoordinator({ db: farm.db, queues: farm.queues, redisUrl: config.redisUrl, rootDir: PROJECT_ROOT, only: [], log: (l) => log(`coordinator: ${l}`) });
   const workers = startLocalWorkers(config, nWorkers, () => {});
   let camp: { id: string };

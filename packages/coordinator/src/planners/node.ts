@@ -16,7 +16,8 @@ export const planNode: Planner = ({ jobId, campaignId, target, config, corpus, r
     const [e] = selectSeeds(corpus, 1, rng, { now, halfLife: 60_000 });
     const s = e!.strategy as { strategy?: string; params?: Record<string, number> };
     if (s.strategy) base.strategy = s.strategy;
-    if (s.params) base.params = nudgeNumbers(s.params, rng);
+    // a guided entry's params name the racing pair it reverses (site hashes): nudging them would name no pair
+    if (s.params) base.params = s.strategy === "guided" ? { ...s.params } : nudgeNumbers(s.params, rng);
     chosen = [e!.id];
   } else if (!config.options.strategy || config.options.strategy === "mix") {
     base.strategy = rng.pick(NODE_STRATEGY_CHOICES);

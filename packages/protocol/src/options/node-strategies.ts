@@ -5,3 +5,12 @@
 /** Perturbation strategies of the Node event fuzzer. */
 export const NODE_STRATEGIES = ["none", "shuffle", "delay", "demux", "pct", "horizon", "mix"] as const;
 export type NodeStrategy = (typeof NODE_STRATEGIES)[number];
+
+/**
+ * Strategies a job, corpus entry or reproducer may name: the user's, plus
+ * "guided", which the engine picks itself (it reverses one racing pair of an
+ * observation run, named by params guideA/guideB). A guided run is replayed
+ * and continued like any other, so jobs built from its finding or corpus
+ * entry carry it.
+ */
+export const NODE_JOB_STRATEGIES = [...NODE_STRATEGIES, "guided"] as const;
