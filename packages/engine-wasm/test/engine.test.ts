@@ -60,3 +60,15 @@ test("minimization shrinks a failing program that still fails the same oracle; t
     await h.close();
   }
 });
+
+test("a job names engines, never binaries: a path, a command spec or an unknown name is refused and nothing of it runs", async () => {
+  // Only the worker's own configuration can add a command engine (the CLI's --engines); a job's `engines` are
+  // names resolved against the worker's install: node tiers, deno[:tier], bun[:tier].
+  const marker = `/tmp/ff-engine-marker-${process.pid}`;
+  for (const engines of [["/bin/sh"], [`sh -c "touch ${marker}"`], [JSON.stringify({ kind: "cmd", name: "x", command: ["touch", marker] })], ["x"]]) {
+    const r = await wasmEngine.run(job("small", { runsPerProgram: 2, engines }, 4), ctx());
+    assert.ok(r.error, `engines ${JSON.stringify(engines)} was accepted`);
+    assert.match(r.error!.message, /unknown engine configuration/);
+  }
+  assert.equal((await import("node:fs")).existsSync(marker), false, "no engine command ran");
+});
