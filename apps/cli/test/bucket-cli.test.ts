@@ -45,7 +45,7 @@ test("list, show, status, note, merge and split buckets from the command line", 
     assert.equal(show.code, 0, show.stderr);
     for (const action of ["created", "status", "note", "merged", "split"]) assert.match(show.stdout, new RegExp(`cli:\\S+: ${action}|system: ${action}`), action);
     const missing = await runCli(["bucket", "nope"], farm.env);
-    assert.equal(missing.code, 2);
+    assert.equal(missing.code, 2, missing.stderr);
     assert.match(missing.stderr, /FF_ERR_NOT_FOUND: no bucket nope/);
   } finally {
     await farm.close();
