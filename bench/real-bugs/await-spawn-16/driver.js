@@ -4,19 +4,11 @@
 // child's stdout pipe ("I receive unpredictable case with empty buffer"), so
 // the caller gets a truncated or empty output. 4.0.2 waits for 'close'.
 'use strict';
-const cp = require('node:child_process');
-const { load, main, forced } = require('../lib/harness.cjs');
+const { load, main, forced, delayChildStdout } = require('../lib/harness.cjs');
 
 if (forced) {
   // The exposing schedule: the child's stdout reads delivered 300 ms late.
-  const spawn = cp.spawn;
-  // @ts-ignore
-  cp.spawn = (...args) => {
-    const child = spawn(...args);
-    const push = child.stdout.push;
-    child.stdout.push = function (chunk, ...a) { setTimeout(() => push.call(this, chunk, ...a), 300); return true; };
-    return child;
-  };
+  delayChildStdout(300);
 }
 const spawnAsync = load('await-spawn-16', 'await-spawn');
 

@@ -103,4 +103,21 @@ function main(fn, isBug) {
   Promise.resolve().then(fn).then(pass, onErr);
 }
 
-module.exports = { release, forced, load, bug, pass, tmpDir, main, cacheDir };
+/**
+ * The exposing schedule of the child-output bugs (REAL_BUGS_FORCE=1): every
+ * child spawned from now on has its stdout chunks delivered `ms` late.
+ * @param {number} ms
+ */
+function delayChildStdout(ms) {
+  const cp = require('node:child_process');
+  const spawn = cp.spawn;
+  // @ts-ignore
+  cp.spawn = (...args) => {
+    const child = spawn(...args);
+    const push = child.stdout.push;
+    child.stdout.push = function (chunk, ...a) { setTimeout(() => push.call(this, chunk, ...a), ms); return true; };
+    return child;
+  };
+}
+
+module.exports = { release, forced, load, bug, pass, tmpDir, main, cacheDir, delayChildStdout };

@@ -7,20 +7,12 @@
 // up to 50 ms after an 'exit' that found no output yet. Here
 // `git --version` must yield its line.
 'use strict';
-const cp = require('node:child_process');
-const { load, main, forced, tmpDir } = require('../lib/harness.cjs');
+const { load, main, forced, tmpDir, delayChildStdout } = require('../lib/harness.cjs');
 
 if (forced) {
   // The exposing schedule: the child's stdout reads delivered 30 ms late,
   // after its exit (within the 50 ms the fixed release waits).
-  const spawn = cp.spawn;
-  // @ts-ignore
-  cp.spawn = (...args) => {
-    const child = spawn(...args);
-    const push = child.stdout.push;
-    child.stdout.push = function (chunk, ...a) { setTimeout(() => push.call(this, chunk, ...a), 30); return true; };
-    return child;
-  };
+  delayChildStdout(30);
 }
 const simpleGit = load('simple-git-252', 'simple-git');
 

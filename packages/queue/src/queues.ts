@@ -8,6 +8,7 @@ import type { Redis } from "ioredis";
 import { ENGINE_NAMES, FuzzFarmError, type EngineName, type JobPayload, type JobResult } from "@fuzzfarm/protocol";
 import { connect, type RedisConfig } from "./connection";
 import { signJobData } from "./signing";
+import { setTimeout as sleep } from "node:timers/promises";
 
 export const jobQueueName = (engine: EngineName, kind: "fuzz" | "maintenance") => `${kind === "fuzz" ? "jobs" : "maintenance"}-${engine}`;
 export const RESULTS_QUEUE = "results";
@@ -56,7 +57,7 @@ export function openQueues(cfg: QueuesConfig): FarmQueues {
       // A queue closed before its connection is ready lets BullMQ emit 'error' on a connection it has already
       // detached from (an uncaught "Connection is closed." that ended short CLI commands with exit 1): wait for
       // readiness first, bounded, since Redis may be down when we close.
-      await Promise.race([Promise.all(all().map((q) => q.waitUntilReady().catch(() => {}))), sleep(READY_WAIT_MS)]);
+      await Promise.race([Promise.all(all().map((q) => q.waitUntilReady().catch(() => {}))), sleep(READY_WAIT_MS, undefined, { ref: false })]);
       await Promise.all(all().map((q) => q.close()));
       connection.disconnect();
     },
@@ -64,7 +65,6 @@ export function openQueues(cfg: QueuesConfig): FarmQueues {
 }
 
 const READY_WAIT_MS = 3000;
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref());
 
 /** Enqueue a job, signed with the farm's job key; its id is the BullMQ job id, so enqueueing the same job twice is a no-op. */
 export async function enqueueJob(q: FarmQueues, job: JobPayload): Promise<void> {
