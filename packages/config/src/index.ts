@@ -7,9 +7,15 @@ import { availableParallelism } from "node:os";
 import { join, resolve } from "node:path";
 import { z } from "zod";
 import { FuzzFarmError } from "@fuzzfarm/protocol";
+import { withStoredRedisPassword } from "./redis-password";
+
+export { redisPasswordFile, withStoredRedisPassword } from "./redis-password";
 
 export const ConfigSchema = z.object({
-  /** Redis URL of the farm's queues. Default redis://127.0.0.1:6379 (env FUZZFARM_REDIS_URL or REDIS_URL). */
+  /**
+   * Redis URL of the farm's queues. Default redis://127.0.0.1:6379 (env FUZZFARM_REDIS_URL or REDIS_URL). A local URL
+   * without credentials gets the password of the Redis `fuzzfarm up` started, from `<dataDir>/redis/password`.
+   */
   redisUrl: z.string().regex(/^rediss?:\/\//, "must be a redis:// URL").default("redis://127.0.0.1:6379"),
   /** PostgreSQL URL. Default postgresql://postgres@127.0.0.1:5432/fuzzfarm (env FUZZFARM_DATABASE_URL or DATABASE_URL). */
   databaseUrl: z.string().regex(/^postgres(ql)?:\/\//, "must be a postgresql:// URL").default("postgresql://postgres@127.0.0.1:5432/fuzzfarm"),
@@ -125,7 +131,9 @@ export function loadConfig(opts: LoadConfigOptions = {}): Config {
     const i = r.error.issues[0]!;
     throw new FuzzFarmError("FF_ERR_CONFIG", `config ${i.path.join(".")}: ${i.message}`);
   }
-  return Object.freeze({ ...r.data, dataDir: resolve(cwd, r.data.dataDir) });
+  const dataDir = resolve(cwd, r.data.dataDir);
+  // A local Redis that `fuzzfarm up` started needs the password it stored under the data directory.
+  return Object.freeze({ ...r.data, dataDir, redisUrl: withStoredRedisPassword(r.data.redisUrl, dataDir) });
 }
 
 /**

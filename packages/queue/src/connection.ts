@@ -24,15 +24,28 @@ export function connect(url: string, extra: RedisOptions = {}): Redis {
   return new Redis(url, { maxRetriesPerRequest: null, enableReadyCheck: true, ...extra });
 }
 
-/** Throws FF_ERR_REDIS_DOWN with one line if Redis does not answer within `timeoutMs`. */
+/**
+ * Throws FF_ERR_REDIS_DOWN with one line if Redis does not answer within `timeoutMs`, FF_ERR_CONFIG if it wants a
+ * password the URL does not carry (NOAUTH) or refuses the URL's credentials (WRONGPASS).
+ */
 export async function pingRedis(url: string, timeoutMs = 3000): Promise<void> {
   const r = new Redis(url, { lazyConnect: true, connectTimeout: timeoutMs, maxRetriesPerRequest: 0, retryStrategy: () => null, enableOfflineQueue: false });
-  r.on("error", () => {});
+  // An authentication error arrives as an 'error' event; connect() then rejects with only "Connection is closed.".
+  let refused: Error | undefined;
+  r.on("error", (e: Error) => {
+    if (/^(NOAUTH|WRONGPASS)\b/.test(e.message)) refused = e;
+  });
   try {
     await r.connect();
     await r.ping();
   } catch (e) {
-    throw new FuzzFarmError("FF_ERR_REDIS_DOWN", `Redis at ${redisHost(url)} does not answer: ${(e as Error).message}`);
+    const host = redisHost(url);
+    const why = refused?.message ?? (e as Error).message;
+    if (why.startsWith("NOAUTH"))
+      throw new FuzzFarmError("FF_ERR_CONFIG", `Redis at ${host} requires a password: set REDIS_URL=redis://:PASSWORD@${host} (or FUZZFARM_REDIS_URL_FILE, a file holding that URL)`);
+    if (why.startsWith("WRONGPASS"))
+      throw new FuzzFarmError("FF_ERR_CONFIG", `Redis at ${host} refuses the user name or password of the Redis URL (WRONGPASS)`);
+    throw new FuzzFarmError("FF_ERR_REDIS_DOWN", `Redis at ${host} does not answer: ${(e as Error).message}`);
   } finally {
     r.disconnect();
   }

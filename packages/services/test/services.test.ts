@@ -1,5 +1,6 @@
-// Real services: starting a redis-server and a private PostgreSQL cluster on
-// spare ports, as `fuzzfarm up` does when nothing answers.
+// Real services: starting a private PostgreSQL cluster on a spare port, as
+// `fuzzfarm up` does when nothing answers (its redis-server, with the password
+// it generates: redis-password.test.ts).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdtempSync, chmodSync } from "node:fs";
@@ -7,24 +8,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawnSync } from "node:child_process";
 import { ensureRedis, ensurePostgres } from "@fuzzfarm/services";
-import { pingRedis } from "@fuzzfarm/queue";
 
 const PATH = process.env.PATH ?? "";
-
-test("redis-server is started when nothing answers, and found running the second time", async () => {
-  const dataDir = mkdtempSync(join(tmpdir(), "ffsvc-"));
-  const url = "redis://127.0.0.1:6391";
-  try {
-    const first = await ensureRedis(url, { dataDir, path: PATH });
-    assert.equal(first.started, true);
-    assert.match(first.how, /started .*redis-server on port 6391/);
-    await pingRedis(url);
-    const second = await ensureRedis(url, { dataDir, path: PATH });
-    assert.deepEqual(second, { started: false, how: "already running" });
-  } finally {
-    spawnSync("redis-cli", ["-p", "6391", "shutdown", "nosave"]);
-  }
-});
 
 test("a missing server binary is one line naming the Debian package and the compose file", async () => {
   await assert.rejects(ensureRedis("redis://127.0.0.1:6392", { dataDir: tmpdir(), path: "/nonexistent" }), (e: Error & { code?: string }) => {

@@ -2,11 +2,12 @@
 // coordinator, the dashboard and N local workers until interrupted.
 // `--demo` also starts a campaign on a bundled example.
 import { randomBytes } from "node:crypto";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { startCoordinator } from "@fuzzfarm/coordinator";
 import { ensureServices } from "@fuzzfarm/services";
 import { buildApp } from "@fuzzfarm/web";
-import { dashboardExposure, type Config } from "@fuzzfarm/config";
+import { dashboardExposure, redisPasswordFile, type Config } from "@fuzzfarm/config";
 import { openFarm, PROJECT_ROOT, REPO_ROOT } from "../context";
 import { startLocalWorkers } from "../local-workers";
 import { progressLine, campaignSummary } from "./summary";
@@ -19,9 +20,11 @@ export interface UpFlags {
 
 export const DEMO_TARGET = join(REPO_ROOT, "examples", "input", "magic-bytes.ts");
 
-export async function upCommand(f: UpFlags, config: Config, err = process.stderr): Promise<number> {
+export async function upCommand(f: UpFlags, loaded: Config, err = process.stderr): Promise<number> {
   const log = (l: string) => err.write(`${l}\n`);
-  await ensureServices({ redisUrl: config.redisUrl, databaseUrl: config.databaseUrl, dataDir: config.dataDir, path: process.env.PATH ?? "", repoRoot: REPO_ROOT, installPackages: true, log });
+  // A Redis started here requires the password it generated: everything below (and the local workers) uses its URL.
+  const { redisUrl } = await ensureServices({ redisUrl: loaded.redisUrl, databaseUrl: loaded.databaseUrl, dataDir: loaded.dataDir, path: process.env.PATH ?? "", repoRoot: REPO_ROOT, installPackages: true, log });
+  const config: Config = Object.freeze({ ...loaded, redisUrl });
   const farm = await openFarm(config);
   const adminToken = config.adminToken ?? randomBytes(18).toString("base64url");
   const coordinator = await startCoordinator({ db: farm.db, queues: farm.queues, redisUrl: config.redisUrl, rootDir: PROJECT_ROOT, log: (l) => log(`coordinator: ${l}`) });
@@ -30,7 +33,7 @@ export async function upCommand(f: UpFlags, config: Config, err = process.stderr
   const workers = startLocalWorkers(config, config.workers, (l) => log(l));
   // The token is printed only when it was just generated: one from the environment or a file must not land in logs.
   log(`dashboard: ${address}  (${config.adminToken ? "admin token: the configured one" : `admin token for writes: ${adminToken}`})`);
-  log(`workers: ${config.workers} local; others join with: REDIS_URL=${config.redisUrl} npx fuzzfarm worker`);
+  log(`workers: ${config.workers} local; others join with: ${joinHint(config.redisUrl, config.dataDir)}`);
   if (f.demo) {
     const t = resolveTarget(DEMO_TARGET, "input", undefined);
     const c = await coordinator.createCampaign({ target: t, engine: "input", seconds: f.demoTime ?? 120, jobSeconds: 5 });
@@ -55,4 +58,14 @@ export async function upCommand(f: UpFlags, config: Config, err = process.stderr
   await app.close();
   await farm.close();
   return 0;
+}
+
+/** How other workers join, for a log line: a password is never printed; the one of FuzzFarm's own Redis is named by its file. */
+export function joinHint(url: string, dataDir: string): string {
+  const u = new URL(url);
+  if (!u.password) return `REDIS_URL=${url} npx fuzzfarm worker`;
+  const shown = `${u.protocol}//${u.username}:PASSWORD@${u.host}${u.pathname === "/" ? "" : u.pathname}`;
+  const file = redisPasswordFile(dataDir);
+  const stored = existsSync(file) && readFileSync(file, "utf8").trim() === decodeURIComponent(u.password);
+  return `REDIS_URL=${shown} npx fuzzfarm worker${stored ? ` (PASSWORD: the content of ${file})` : ""}`;
 }
