@@ -8,7 +8,10 @@ async function main() {
   const jobKey = resolveJobKey(config);
   // Targets are children of this process: they must not inherit the farm's credentials.
   scrubSecretEnv(process.env);
-  const { engines, missing } = await loadEngines([...config.engines]);
+  const { engines, missing } = await loadEngines([...config.engines], {
+    // Engine binaries by name (FUZZFARM_WASM_ENGINES, FUZZFARM_DENO_PATH, FUZZFARM_BUN_PATH): jobs pick names only.
+    wasm: { commands: config.wasmEngines, denoPath: config.denoPath, bunPath: config.bunPath },
+  });
   for (const m of missing) console.error(`fuzzfarm worker: engine ${m.name} unavailable: ${m.why}`);
   if (!engines.length) throw new Error("no engine could be loaded");
   const w = await startWorker({

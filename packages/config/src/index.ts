@@ -8,7 +8,9 @@ import { join, resolve } from "node:path";
 import { z } from "zod";
 import { FuzzFarmError } from "@fuzzfarm/protocol";
 import { withStoredRedisPassword } from "./redis-password";
+import { EnginePathSchema, WasmEnginesSchema } from "./wasm-engines";
 
+export { parseCommandEngines, type CommandEngineConfig } from "./wasm-engines";
 export { redisPasswordFile, withStoredRedisPassword } from "./redis-password";
 
 export const ConfigSchema = z.object({
@@ -43,6 +45,17 @@ export const ConfigSchema = z.object({
   allowedOptimizers: z
     .preprocess((v) => (typeof v === "string" ? (v.trim() === "none" ? [] : v.split(";").map((s) => s.trim()).filter(Boolean)) : v), z.array(z.string().min(1)))
     .optional(),
+  /**
+   * Command engines wasm jobs may name on this worker (env FUZZFARM_WASM_ENGINES, ";"-separated): `NAME=ARGV` starts a
+   * runner that follows the runner protocol (packages/engine-wasm README), `NAME:TIER=ARGS` adds tier `NAME:TIER`
+   * (ARGS inserted after ARGV's first word). ARGV is split into words as a shell would (quotes group, nothing is
+   * expanded) and run without a shell. A job names `NAME[:TIER]`, never a command. Default none.
+   */
+  wasmEngines: WasmEnginesSchema.default([]),
+  /** Deno binary of this worker's wasm engine, or "none" for no Deno (env FUZZFARM_DENO_PATH). Default: the pinned npm package. */
+  denoPath: EnginePathSchema.optional(),
+  /** Bun binary of this worker's wasm engine, or "none" for no Bun (env FUZZFARM_BUN_PATH). Default: the pinned npm package. */
+  bunPath: EnginePathSchema.optional(),
   /** Token workers present (reserved for HTTP-reporting workers). */
   workerToken: z.string().min(16).optional(),
   /** Seconds of work per fuzz job (big enough that queue + DB overhead stays small). Default 5. */
@@ -82,6 +95,9 @@ const ENV: Record<string, keyof ConfigInput> = {
   FUZZFARM_JOB_KEY: "jobKey",
   FUZZFARM_TARGET_ROOTS: "targetRoots",
   FUZZFARM_ALLOWED_OPTIMIZERS: "allowedOptimizers",
+  FUZZFARM_WASM_ENGINES: "wasmEngines",
+  FUZZFARM_DENO_PATH: "denoPath",
+  FUZZFARM_BUN_PATH: "bunPath",
   FUZZFARM_JOB_SECONDS: "jobSeconds",
   FUZZFARM_LOCK_MS: "lockMs",
   FUZZFARM_ENGINES: "engines",

@@ -3,7 +3,10 @@
 // a pool of worker threads in a supervised child process under seeded
 // schedules, and checks them against schedule, history, tier, optimizer and
 // litmus (SC) oracles. See README.md.
-export { wasmEngine, resolveTarget, type WasmTarget } from "./internal/engine";
+export { wasmEngine, createWasmEngine, resolveTarget, type WasmTarget } from "./internal/engine";
+export type { WasmEngineOptions, CommandEngine } from "./internal/runner/offered";
+/** Path of the reference runner (runner/child.mjs): `[process.execPath, RUNNER_PATH]` is a command engine that runs this Node. */
+export { CHILD as RUNNER_PATH } from "./internal/runner/supervisor";
 export { runWasmCli, type CliIo } from "./internal/cli";
 export { minimizeProgram, minimizeSchedule, removeThread } from "./internal/minimize";
 export { minimizeFinding } from "./internal/findings";

@@ -62,8 +62,9 @@ test("minimization shrinks a failing program that still fails the same oracle; t
 });
 
 test("a job names engines, never binaries: a path, a command spec or an unknown name is refused and nothing of it runs", async () => {
-  // Only the worker's own configuration can add a command engine (the CLI's --engines); a job's `engines` are
-  // names resolved against the worker's install: node tiers, deno[:tier], bun[:tier].
+  // Only the worker's own configuration can add a command engine (createWasmEngine's options, from the worker's
+  // FUZZFARM_WASM_ENGINES; the CLI's --cmd); a job's `engines` are names resolved against what the worker
+  // offers: node tiers, deno[:tier], bun[:tier] and its configured command engines (test/offered-engines.test.ts).
   const marker = `/tmp/ff-engine-marker-${process.pid}`;
   for (const engines of [["/bin/sh"], [`sh -c "touch ${marker}"`], [JSON.stringify({ kind: "cmd", name: "x", command: ["touch", marker] })], ["x"]]) {
     const r = await wasmEngine.run(job("small", { runsPerProgram: 2, engines }, 4), ctx());

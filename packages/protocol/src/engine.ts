@@ -61,4 +61,15 @@ export interface Engine<E extends EngineName = EngineName> {
    * worker falls back to byte-level delta debugging of `repro.input` through `reproduce`.
    */
   minimize?(target: { path: string }, repro: Reproducer, stillFails: (o: Outcome) => boolean, ctx: EngineRunContext): Promise<Minimized>;
+  /**
+   * Refuse, before anything of it runs, a job this engine cannot run on this worker (for instance a wasm job
+   * naming an engine configuration the worker's operator did not configure). Throws FF_ERR_BAD_JOB with a
+   * one-line message. Optional: without it every valid payload is run.
+   */
+  checkJob?(job: JobFor<E>): void;
+  /**
+   * What this engine offers on this worker beyond its name, advertised in heartbeats (the wasm engine: the
+   * engine configuration ids a job may name). Optional.
+   */
+  capabilities?(): string[];
 }

@@ -10,6 +10,7 @@ export * from "./outcome";
 export * from "./job";
 export * from "./result";
 export * from "./engine";
+export { splitArgv, splitOutsideQuotes } from "./argv";
 export { InputOptions } from "./options/input";
 export { NodeOptions } from "./options/node";
 export { NODE_STRATEGIES, type NodeStrategy } from "./options/node-strategies";

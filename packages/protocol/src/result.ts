@@ -78,6 +78,8 @@ export const HeartbeatSchema = z.object({
   at: z.number().finite(),
   /** Sandbox of the worker's target processes (absent from workers older than it). */
   sandbox: z.enum(["net", "none"]).optional(),
+  /** Per engine, what it offers on this worker (absent from workers older than it). */
+  capabilities: z.record(z.string().max(50), z.array(z.string().max(100)).max(200)).optional(),
 });
 
 /** What a worker publishes every few seconds (Redis), and the coordinator mirrors into PostgreSQL. */
@@ -96,4 +98,6 @@ export interface Heartbeat {
   at: number;
   /** Sandbox of its target processes: "net" (own network namespace, loopback only) or "none". */
   sandbox?: "net" | "none";
+  /** Per engine, what it offers on this worker (Engine.capabilities): the wasm engine's configuration ids. */
+  capabilities?: Record<string, string[]>;
 }

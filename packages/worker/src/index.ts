@@ -1,6 +1,6 @@
 // @fuzzfarm/worker: the worker runtime (queue consumer + engine dispatch + heartbeats).
 export { startWorker, type WorkerOptions, type RunningWorker } from "./worker";
-export { loadEngines } from "./engines";
+export { loadEngines, type EngineOptions } from "./engines";
 export { checkJobPolicy, type JobPolicy } from "./policy";
 export { probeNetSandbox, resolveSandbox, jobSandbox, NET_SANDBOX_PREFIX, type SandboxMode, type SandboxProbeOptions, type ResolvedSandbox } from "./sandbox";
 export { ddmin, type DdminOptions } from "./maintenance/ddmin";

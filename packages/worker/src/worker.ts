@@ -110,6 +110,8 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
   let rateWindow = { at: Date.now(), execs: 0 };
   let execsPerSec = 0;
 
+  // What each engine offers here (the wasm engine: the engine configurations its jobs may name).
+  const capabilities = Object.fromEntries([...engines.values()].flatMap((e) => (e.capabilities ? [[e.name, e.capabilities()]] : [])));
   const beat = async () => {
     const now = Date.now();
     if (now - rateWindow.at >= 1000) {
@@ -127,6 +129,7 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
       jobsDone: stats.jobsDone,
       at: now,
       sandbox: sandbox.name,
+      capabilities,
     }).catch(() => {});
   };
   await beat();
@@ -167,6 +170,8 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
     try {
       payload = parseJob(raw);
       checkJobPolicy(payload, opts.policy ?? {});
+      // The engine's own refusal (a wasm job naming an engine this worker was not configured with).
+      engines.get(payload.engine)?.checkJob?.(payload as never);
     } catch (e) {
       // A malformed payload is rejected, not crashed on; if it names its job, the coordinator learns why.
       log(`rejected job ${job.id}: ${oneLine(e)}`);
@@ -244,7 +249,8 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
       consumers.push(w);
     }
   }
-  log(`worker ${id} ready: engines ${[...engines.keys()].join(", ")}; sandbox ${sandbox.name}${sandbox.name === "none" ? ` (${sandbox.why})` : " (own network namespace, loopback only)"}`);
+  const offers = Object.entries(capabilities).map(([e, c]) => `; ${e} offers ${c.join(", ")}`).join("");
+  log(`worker ${id} ready: engines ${[...engines.keys()].join(", ")}${offers}; sandbox ${sandbox.name}${sandbox.name === "none" ? ` (${sandbox.why})` : " (own network namespace, loopback only)"}`);
 
   return {
     id,

@@ -8,7 +8,10 @@ export async function workerCommand(o: { concurrency?: number }, config: Config,
   const jobKey = resolveJobKey(config);
   // Targets are children of this process: they must not inherit the farm's credentials.
   scrubSecretEnv(process.env);
-  const { engines, missing } = await loadEngines([...config.engines]);
+  const { engines, missing } = await loadEngines([...config.engines], {
+    // Engine binaries by name (FUZZFARM_WASM_ENGINES, FUZZFARM_DENO_PATH, FUZZFARM_BUN_PATH): jobs pick names only.
+    wasm: { commands: config.wasmEngines, denoPath: config.denoPath, bunPath: config.bunPath },
+  });
   for (const m of missing) err.write(`engine ${m.name} unavailable: ${m.why}\n`);
   if (!engines.length) return 2;
   const w = await startWorker({

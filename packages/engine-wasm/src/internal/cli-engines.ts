@@ -2,7 +2,7 @@
 // under the same seeded schedules and name the odd one out (cross-engine.ts).
 // Exit codes: 0 all agree, 1 an engine is the odd one out (or a run failed), 2 usage.
 import { parseArgs } from "node:util";
-import { FuzzFarmError } from "@fuzzfarm/protocol";
+import { FuzzFarmError, splitArgv } from "@fuzzfarm/protocol";
 import { compareEngines } from "./cross-engine";
 import { Harness } from "./harness";
 import { loadLitmus } from "./litmus/litmus";
@@ -18,7 +18,8 @@ configuration under the same schedules and names the engine whose result differs
   --tiers           every tier of each engine (V8: liftoff, turbofan; JSC: ipint, bbq, jit)
   --deno PATH       deno binary (default: npm @deno/linux-x64-glibc)
   --bun PATH        bun binary (default: npm @oven/bun-linux-x64)
-  --cmd NAME=ARGV   a command engine following the runner protocol (ARGV split on spaces)
+  --cmd NAME=ARGV   a command engine following the runner protocol (ARGV split into words
+                    as a shell would, quotes group, nothing expanded; run without a shell)
   --runs N          runs per configuration (default 20)
   --strategy S      barrier | delay | token | race | pct | dfs | auto (default barrier)
   --seed N          schedule seed (default 0)
@@ -31,7 +32,7 @@ export function enginesFromArgs(v: { engines?: string; deno?: string; bun?: stri
   for (const c of v.cmd ?? []) {
     const eq = c.indexOf("=");
     if (eq <= 0) throw new FuzzFarmError("FF_ERR_CONFIG", `--cmd needs NAME=ARGV, got '${c}'`);
-    specs.push({ kind: "cmd", name: c.slice(0, eq), command: c.slice(eq + 1).split(" ").filter(Boolean) });
+    specs.push({ kind: "cmd", name: c.slice(0, eq), command: splitArgv(c.slice(eq + 1)) });
   }
   return specs;
 }

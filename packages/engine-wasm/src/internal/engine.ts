@@ -7,6 +7,9 @@
 //                      under fresh schedules.
 // Every program is checked by the harness (harness.ts); failures are minimized
 // and returned as findings. Bad input becomes `error`, never an exception.
+// `options.engines` are configuration ids picked out of what the worker offers
+// (runner/offered.ts: its operator names command engines and binaries); any
+// other id refuses the job before anything runs.
 import { existsSync, readFileSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { FuzzFarmError, isFuzzFarmError, type Engine, type EngineResultInput, type EngineRunContext, type Finding, type JobFor, type Outcome, type Reproducer } from "@fuzzfarm/protocol";
@@ -20,6 +23,8 @@ import { minimizeFinding, toFinding } from "./findings";
 import { loadLitmus, runLitmus } from "./litmus/litmus";
 import { checkOptimizer, type OptimizerSource } from "./optimize";
 import { checkStrategy, runSpec } from "./runner/strategies";
+import { checkEngineIds, offeredIds, offeredSpecs, type WasmEngineOptions } from "./runner/offered";
+import type { EngineSpec } from "./runner/engines";
 import type { RunSpec } from "./runner/supervisor";
 import { subSeed } from "./rng";
 
@@ -59,11 +64,11 @@ interface Acc {
   yieldBy: Record<string, { execs: number; newFeatures: number; findings: number }>;
 }
 
-async function runGenerator(t: Extract<WasmTarget, { kind: "generator" }>, job: JobFor<"wasm">, ctx: EngineRunContext, acc: Acc, t0: number): Promise<void> {
+async function runGenerator(t: Extract<WasmTarget, { kind: "generator" }>, job: JobFor<"wasm">, ctx: EngineRunContext, acc: Acc, t0: number, engines: EngineSpec[]): Promise<void> {
   const o = job.options;
   const optimizer: OptimizerSource = { path: o.optimizer, cmd: o.optimizerCmd };
   await checkOptimizer(optimizer);
-  const h = new Harness({}, { sandbox: ctx.sandbox });
+  const h = new Harness({}, { sandbox: ctx.sandbox, engines });
   const deadline = t0 + job.budget.seconds * 1000;
   const optLevels = ["O1", "O2", "O3", "Os"] as const;
   const seen = new Set<string>();
@@ -174,102 +179,125 @@ function hashStr(s: string): number {
   return h >>> 0;
 }
 
-export const wasmEngine: Engine<"wasm"> = {
-  name: "wasm",
+/**
+ * The wasm engine of one worker: `opts` names the engine binaries its jobs may pick by name (command
+ * engines, the Deno and Bun binaries). Throws FF_ERR_CONFIG on a bad command engine name or command.
+ */
+export function createWasmEngine(opts: WasmEngineOptions = {}): Engine<"wasm"> {
+  const specs = offeredSpecs(opts);
+  const commands = specs.filter((s) => s.kind === "cmd").map((s) => s.name!);
+  const offered = () => offeredIds(specs);
+  const checkJob = (job: JobFor<"wasm">) => checkEngineIds(job.options.engines, offered());
 
-  async selfTest(): Promise<void> {
-    const h = new Harness();
-    try {
-      // One program that must pass its oracles, and the same program with an atomic RMW
-      // narrowed (a deterministic miscompilation) that must be caught.
-      const p = generate(1001, parseGenConfig({}));
-      const ok = await h.check(p, { runs: 6, strategy: "race", tiers: false, optLevels: [] });
-      if (ok.findings.length)
-        throw new FuzzFarmError("FF_ERR_ENGINE_SELFTEST", `wasm engine: a correct program failed its oracles: ${ok.findings[0]!.message}`);
-      const bad = await h.check(p, { runs: 2, strategy: "race", tiers: false, optLevels: [], fault: { kind: "narrow", where: "all" } });
-      if (!bad.faultApplies || !bad.findings.length)
-        throw new FuzzFarmError("FF_ERR_ENGINE_SELFTEST", "wasm engine: an injected fault (narrowed atomic RMW) was not caught");
-    } finally {
-      await h.close();
-    }
-  },
+  const engine: Engine<"wasm"> = {
+    name: "wasm",
+    checkJob,
+    capabilities: offered,
 
-  async run(job: JobFor<"wasm">, ctx: EngineRunContext): Promise<EngineResultInput> {
-    const t0 = performance.now();
-    const acc: Acc = { execs: 0, features: new Set(), findings: [], corpus: [], yieldBy: {} };
-    let error: EngineResultInput["error"];
-    try {
-      const target = resolveTarget(job.target.path, job.options.generator);
-      checkStrategy(job.options.strategy, target.kind === "litmus");
-      if (target.kind === "litmus") await runLitmusJob(target, job, ctx, acc, t0);
-      else await runGenerator(target, job, ctx, acc, t0);
-    } catch (e) {
-      error = { kind: errorKind(e), message: e instanceof Error ? e.message.split("\n")[0]! : String(e) };
-    }
-    const features = [...acc.features].filter((f) => !f.startsWith("litmus-"));
-    return {
-      execs: acc.execs,
-      busyMs: performance.now() - t0,
-      features,
-      featureTotal: features.length,
-      corpus: acc.corpus,
-      findings: acc.findings,
-      strategyYield: acc.yieldBy,
-      ...(error ? { error } : {}),
-    };
-  },
-
-  async reproduce(target: { path: string }, repro: Reproducer, ctx: EngineRunContext): Promise<Outcome> {
-    const trace = (repro.trace ?? {}) as Record<string, any>;
-    const opts = repro.options as Record<string, any>;
-    const h = new Harness({}, { sandbox: ctx.sandbox });
-    try {
-      if (opts.litmus || /\.(wasm|wat)$/.test(target.path)) {
-        const m = await loadLitmus(trace.file ?? target.path);
-        const spec = trace.spec as RunSpec | undefined;
-        const r = await runLitmus(h, m, { runs: 1, strategy: spec?.strategy ?? opts.strategy ?? "race", seed: repro.seed ?? 0 });
-        const oc = Object.keys(r.outcomes)[0];
-        if (oc && r.forbiddenSeen?.includes(oc))
-          return { kind: "oracle", oracle: "litmus-sc", message: `outcome ${oc} is not allowed by sequential consistency`, stack: "", reproducer: repro, detail: {} };
-        if (Object.keys(r.errors).length) return { kind: "hang", timeoutMs: 3000, message: Object.keys(r.errors).join(", "), stack: "", reproducer: repro, detail: {} };
-        return { kind: "ok" };
+    async selfTest(): Promise<void> {
+      const h = new Harness({}, { engines: specs });
+      try {
+        // One program that must pass its oracles, and the same program with an atomic RMW
+        // narrowed (a deterministic miscompilation) that must be caught.
+        const p = generate(1001, parseGenConfig({}));
+        // The configured command engines run it too: a command that does not start or does not speak the
+        // runner protocol is found here, at start-up, not in the first job naming it.
+        const ok = await h.check(p, { runs: 6, strategy: "race", tiers: false, optLevels: [], engines: commands }).catch((e) => {
+          throw new FuzzFarmError("FF_ERR_ENGINE_SELFTEST", `wasm engine: a configured engine (${commands.join(", ")}) failed to run a correct program: ${e instanceof Error ? e.message.split("\n")[0] : String(e)}`);
+        });
+        if (ok.findings.length)
+          throw new FuzzFarmError("FF_ERR_ENGINE_SELFTEST", `wasm engine: a correct program failed its oracles on ${ok.findings[0]!.config.tier}: ${ok.findings[0]!.message}`);
+        const bad = await h.check(p, { runs: 2, strategy: "race", tiers: false, optLevels: [], fault: { kind: "narrow", where: "all" } });
+        if (!bad.faultApplies || !bad.findings.length)
+          throw new FuzzFarmError("FF_ERR_ENGINE_SELFTEST", "wasm engine: an injected fault (narrowed atomic RMW) was not caught");
+      } finally {
+        await h.close();
       }
-      const cfg = parseGenConfig(opts.generator ?? {});
-      const p = trace.program ? programFromJson(trace.program) : generate(repro.seed ?? 0, cfg);
-      const spec: RunSpec = trace.spec ?? runSpec(opts.strategy ?? "token", opts.scheduleSeed ?? p.seed, 0, p.threads.length);
-      const config = trace.config ?? { tier: opts.tier ?? "default", opt: opts.opt ?? null };
-      const f: ProgramFinding | null = await h.checkSpec(p, { optimizer: { path: opts.optimizer ?? null, cmd: opts.optimizerCmd ?? null }, fault: opts.fault ?? null, preferOracle: trace.oracle ?? null }, config, spec);
-      if (!f) return { kind: "ok" };
-      return toFinding({ program: p, finding: f, decisions: null, tries: 0 }, p, cfg, spec.strategy);
-    } catch (e) {
-      return { kind: "oracle", oracle: "reproduce-error", message: e instanceof Error ? e.message.split("\n")[0]! : String(e), stack: "", reproducer: repro, detail: {} };
-    } finally {
-      await h.close();
-    }
-  },
+    },
 
-  /**
-   * Farm minimize jobs: the program tree is reduced again (minimizeProgram), each candidate judged by a
-   * real run through `reproduce` with the same recorded schedule, kept while `stillFails` (same bucket).
-   * Findings are already minimized with a short budget when made; this pass has the job's budget.
-   */
-  async minimize(target: { path: string }, repro: Reproducer, stillFails: (o: Outcome) => boolean, ctx: EngineRunContext) {
-    const trace = repro.trace as Record<string, unknown> | undefined;
-    if (!trace?.program) throw new FuzzFarmError("FF_ERR_BAD_JOB", "only generated programs are minimized (a litmus module is the user's own)");
-    const withProgram = (q: ReturnType<typeof programFromJson>): Reproducer => ({
-      ...repro,
-      trace: { ...trace, program: programToJson(q), wat: emitWat(q), expected: expectedOf(q) },
-    });
-    const original = programFromJson(trace.program as never);
-    const { program, tries } = await minimizeProgram(original, async (q) => !ctx.signal.aborted && stillFails(await wasmEngine.reproduce(target, withProgram(q), ctx)));
-    const lines = (q: typeof program) => emitWat(q).split("\n").length;
-    const [before, after] = [lines(original), lines(program)];
-    return {
-      reproducer: withProgram(program),
-      explanation: `program reduced from ${before} to ${after} lines of .wat in ${tries} runs; it still fails the same oracle under the recorded schedule`,
-      originalSize: before,
-      size: after,
-      tries,
-    };
-  },
-};
+    async run(job: JobFor<"wasm">, ctx: EngineRunContext): Promise<EngineResultInput> {
+      const t0 = performance.now();
+      const acc: Acc = { execs: 0, features: new Set(), findings: [], corpus: [], yieldBy: {} };
+      let error: EngineResultInput["error"];
+      try {
+        checkJob(job);
+        const target = resolveTarget(job.target.path, job.options.generator);
+        checkStrategy(job.options.strategy, target.kind === "litmus");
+        if (target.kind === "litmus") await runLitmusJob(target, job, ctx, acc, t0);
+        else await runGenerator(target, job, ctx, acc, t0, specs);
+      } catch (e) {
+        error = { kind: errorKind(e), message: e instanceof Error ? e.message.split("\n")[0]! : String(e) };
+      }
+      const features = [...acc.features].filter((f) => !f.startsWith("litmus-"));
+      return {
+        execs: acc.execs,
+        busyMs: performance.now() - t0,
+        features,
+        featureTotal: features.length,
+        corpus: acc.corpus,
+        findings: acc.findings,
+        strategyYield: acc.yieldBy,
+        ...(error ? { error } : {}),
+      };
+    },
+
+    async reproduce(target: { path: string }, repro: Reproducer, ctx: EngineRunContext): Promise<Outcome> {
+      const trace = (repro.trace ?? {}) as Record<string, any>;
+      const opts = repro.options as Record<string, any>;
+      const h = new Harness({}, { sandbox: ctx.sandbox, engines: specs });
+      try {
+        if (opts.litmus || /\.(wasm|wat)$/.test(target.path)) {
+          const m = await loadLitmus(trace.file ?? target.path);
+          const spec = trace.spec as RunSpec | undefined;
+          const r = await runLitmus(h, m, { runs: 1, strategy: spec?.strategy ?? opts.strategy ?? "race", seed: repro.seed ?? 0 });
+          const oc = Object.keys(r.outcomes)[0];
+          if (oc && r.forbiddenSeen?.includes(oc))
+            return { kind: "oracle", oracle: "litmus-sc", message: `outcome ${oc} is not allowed by sequential consistency`, stack: "", reproducer: repro, detail: {} };
+          if (Object.keys(r.errors).length) return { kind: "hang", timeoutMs: 3000, message: Object.keys(r.errors).join(", "), stack: "", reproducer: repro, detail: {} };
+          return { kind: "ok" };
+        }
+        const cfg = parseGenConfig(opts.generator ?? {});
+        const p = trace.program ? programFromJson(trace.program) : generate(repro.seed ?? 0, cfg);
+        const spec: RunSpec = trace.spec ?? runSpec(opts.strategy ?? "token", opts.scheduleSeed ?? p.seed, 0, p.threads.length);
+        const config = trace.config ?? { tier: opts.tier ?? "default", opt: opts.opt ?? null };
+        checkEngineIds([config.tier], offered());
+        const f: ProgramFinding | null = await h.checkSpec(p, { optimizer: { path: opts.optimizer ?? null, cmd: opts.optimizerCmd ?? null }, fault: opts.fault ?? null, preferOracle: trace.oracle ?? null }, config, spec);
+        if (!f) return { kind: "ok" };
+        return toFinding({ program: p, finding: f, decisions: null, tries: 0 }, p, cfg, spec.strategy);
+      } catch (e) {
+        return { kind: "oracle", oracle: "reproduce-error", message: e instanceof Error ? e.message.split("\n")[0]! : String(e), stack: "", reproducer: repro, detail: {} };
+      } finally {
+        await h.close();
+      }
+    },
+
+    /**
+     * Farm minimize jobs: the program tree is reduced again (minimizeProgram), each candidate judged by a
+     * real run through `reproduce` with the same recorded schedule, kept while `stillFails` (same bucket).
+     * Findings are already minimized with a short budget when made; this pass has the job's budget.
+     */
+    async minimize(target: { path: string }, repro: Reproducer, stillFails: (o: Outcome) => boolean, ctx: EngineRunContext) {
+      const trace = repro.trace as Record<string, unknown> | undefined;
+      if (!trace?.program) throw new FuzzFarmError("FF_ERR_BAD_JOB", "only generated programs are minimized (a litmus module is the user's own)");
+      const withProgram = (q: ReturnType<typeof programFromJson>): Reproducer => ({
+        ...repro,
+        trace: { ...trace, program: programToJson(q), wat: emitWat(q), expected: expectedOf(q) },
+      });
+      const original = programFromJson(trace.program as never);
+      const { program, tries } = await minimizeProgram(original, async (q) => !ctx.signal.aborted && stillFails(await engine.reproduce(target, withProgram(q), ctx)));
+      const lines = (q: typeof program) => emitWat(q).split("\n").length;
+      const [before, after] = [lines(original), lines(program)];
+      return {
+        reproducer: withProgram(program),
+        explanation: `program reduced from ${before} to ${after} lines of .wat in ${tries} runs; it still fails the same oracle under the recorded schedule`,
+        originalSize: before,
+        size: after,
+        tries,
+      };
+    },
+  };
+  return engine;
+}
+
+/** The wasm engine with no command engines and the Deno and Bun binaries of the pinned npm packages. */
+export const wasmEngine: Engine<"wasm"> = createWasmEngine();

@@ -4,7 +4,7 @@
 // taking the fuzzer down. The child is restarted lazily and given its module again.
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { sandboxedCommand, type TargetSandbox } from "@fuzzfarm/protocol";
+import { FuzzFarmError, sandboxedCommand, type TargetSandbox } from "@fuzzfarm/protocol";
 import { lineChannel, type Launch } from "./launch";
 
 export interface RunSpec {
@@ -79,6 +79,9 @@ export const TIER_FLAGS: Record<string, string[]> = {
   turbofan: ["--no-liftoff"],
 };
 
+/** How long a runner may take to print `ready` (Deno and Bun start in about 1 s). */
+const READY_TIMEOUT_MS = 30_000;
+
 export class Supervisor {
   private child: ChildProcess | null = null;
   private ready: Promise<void> | null = null;
@@ -88,6 +91,8 @@ export class Supervisor {
   private loaded: { wasm: Uint8Array; meta: ModuleMeta } | null = null;
   private childHasModule = false;
   private exitInfo: CrashInfo | null = null;
+  /** Why the last child could not be started at all (a missing or non-executable command): a configuration error, not a crash. */
+  private spawnError: string | null = null;
 
   private sendMsg: (m: Record<string, unknown>) => void = () => {};
 
@@ -100,6 +105,7 @@ export class Supervisor {
   private start(): Promise<void> {
     this.stderr = "";
     this.exitInfo = null;
+    this.spawnError = null;
     const l = this.launch;
     const cmd = l ? sandboxedCommand(this.sandbox, l.command, l.args) : sandboxedCommand(this.sandbox, process.execPath, [...this.flags, CHILD]);
     const cwd = this.sandbox?.cwd;
@@ -127,6 +133,16 @@ export class Supervisor {
         p.resolve(m);
       }
     });
+    child.on("error", (err: NodeJS.ErrnoException) => {
+      // Only a failed spawn (no pid) ends the child here; other errors (a failed kill) are followed by 'exit' or nothing.
+      if (this.child !== child || child.pid !== undefined) return;
+      this.spawnError = `cannot start ${cmd.command}: ${err.code ?? err.message}`;
+      this.child = null;
+      this.ready = null;
+      for (const [, p] of this.pending) p.resolve({ type: "crashed" });
+      this.pending.clear();
+      onReady();
+    });
     child.on("exit", (code, signal) => {
       if (this.child !== child) return;
       const oom = /out of memory|OOM/i.test(this.stderr);
@@ -144,8 +160,16 @@ export class Supervisor {
 
   private async request(msg: Record<string, unknown>, timeoutMs: number): Promise<any> {
     if (!this.child) this.ready = this.start();
-    await this.ready;
+    // A command that never says ready (not a runner at all) must not hold the job forever.
+    let timer: NodeJS.Timeout | undefined;
+    const started = await Promise.race([this.ready!.then(() => true), new Promise<false>((r) => (timer = setTimeout(() => r(false), Math.min(timeoutMs, READY_TIMEOUT_MS))))]);
+    clearTimeout(timer);
+    if (!started) {
+      this.kill();
+      return { type: "unresponsive" };
+    }
     const child = this.child;
+    if (!child && this.spawnError) throw new FuzzFarmError("FF_ERR_CONFIG", `engine ${this.name}: ${this.spawnError}`);
     if (!child) return { type: "crashed" };
     const id = this.nextId++;
     return new Promise((resolve) => {
