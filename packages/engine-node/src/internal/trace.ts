@@ -29,6 +29,8 @@ export interface TraceEvent {
   t: number;
   /** Still held when the program ended (listed after the delivered events, in arrival order). */
   undelivered?: boolean;
+  /** A timer run in the same timers phase as the timer delivered before it (no poll phase between). */
+  tp?: boolean;
 }
 
 export interface Trace {
@@ -60,14 +62,14 @@ export interface V8ScriptCoverage {
 
 /** What the preload needs to replay a trace. */
 export interface ReplaySpec {
-  events: { id: string; seq: number; held: boolean; t: number }[];
+  events: { id: string; seq: number; held: boolean; t: number; tp?: boolean }[];
   holdSet?: string[] | null;
   /** The recording's root: event ids name sites relative to it, so a replay from another cwd still matches them. */
   root?: string;
 }
 
 export function toReplaySpec(trace: Pick<Trace, "events" | "root">, holdSet?: string[] | null): ReplaySpec {
-  return { events: trace.events.map((e) => ({ id: e.id, seq: e.seq, held: e.held, t: e.t })), holdSet: holdSet ?? null, ...(trace.root ? { root: trace.root } : {}) };
+  return { events: trace.events.map((e) => ({ id: e.id, seq: e.seq, held: e.held, t: e.t, ...(e.tp ? { tp: true } : {}) })), holdSet: holdSet ?? null, ...(trace.root ? { root: trace.root } : {}) };
 }
 
 /** A site without its column: the unit of race pairs and explanations. */

@@ -8,7 +8,11 @@
 // events that the recording delivered first, through events the recording
 // never saw because the run crashed before them. The gap matters on a loaded
 // machine, where the whole run starts late: a timer armed by the previous
-// event must still come first. A watchdog skips a recorded event
+// event must still come first. A timer recorded as run in the same timers
+// phase as the timer before it (`tp`) runs right after that one, before any
+// poll phase: reads the recording saw only later (after its crash) would
+// otherwise come between, and a read refreshes a socket's idle timer, so the
+// recorded 'timeout' would never fire. A watchdog skips a recorded event
 // that does not come (50 ms plus 1.5x the recorded gap, then one more poll
 // phase). With `holdSet`
 // (minimization) only the listed events wait; the others run as they arrive.
@@ -16,14 +20,14 @@
 const { S, hold, deliverSync, scheduleDrain, makeSlot, cancelSlot, now } = require('./scheduler.cjs');
 
 /**
- * @param {{events: {id: string, seq: number, held: boolean, t: number}[], holdSet?: string[] | null}} rec
+ * @param {{events: {id: string, seq: number, held: boolean, t: number, tp?: boolean}[], holdSet?: string[] | null}} rec
  */
 function installReplay(rec) {
-  /** @type {Map<string, {seq: number, held: boolean, t: number}>} */
+  /** @type {Map<string, {seq: number, held: boolean, t: number, tp: boolean}>} */
   const byId = new Map();
   /** @type {number[]} */
   const times = [];
-  for (const e of rec.events) { byId.set(e.id, { seq: e.seq, held: e.held, t: e.t }); times[e.seq] = e.t; }
+  for (const e of rec.events) { byId.set(e.id, { seq: e.seq, held: e.held, t: e.t, tp: !!e.tp }); times[e.seq] = e.t; }
   const n = rec.events.length;
   const done = new Uint8Array(n + 1);
   /** when each recorded event was delivered in this run (undefined: not yet, or skipped) */
@@ -42,6 +46,7 @@ function installReplay(rec) {
   const dueAt = (/** @type {any} */ ev) => {
     const s = ev.rec.seq;
     const prev = s > 0 ? deliveredAt[s - 1] : undefined;
+    if (ev.rec.tp && prev !== undefined) return prev; // same timers phase as the previous one: right after it
     const gap = prev !== undefined && times[s - 1] !== undefined ? Math.max(0, ev.rec.t - times[s - 1]) : 0;
     return Math.max(S.t0 + ev.rec.t, prev !== undefined ? prev + gap : -Infinity);
   };
@@ -62,7 +67,7 @@ function installReplay(rec) {
         scheduleDrain();
         return undefined;
       }
-      if (ev.rec.seq === next && free && !ev.rec.held) return deliverSync(ev);
+      if (ev.rec.seq === next && free && (!ev.rec.held || (ev.rec.tp && due(ev)))) return deliverSync(ev);
       hold(ev, -1);
       scheduleDrain();
       return undefined;
@@ -75,6 +80,14 @@ function installReplay(rec) {
       const key = (/** @type {any} */ h) => (waits(h) ? h.rec.seq : -1);
       for (let i = 1; i < heads.length; i++) if (key(heads[i]) < key(heads[b])) b = i;
       return b;
+    },
+    /** the held timer recorded as run in the same timers phase right after the one just delivered, if it is here */
+    samePhaseNext() {
+      for (const t of S.heldTimers) {
+        const q = S.queues.get(t.key);
+        if (q && q[0] === t && waits(t) && t.rec.seq === next && t.rec.tp && due(t)) return t;
+      }
+      return null;
     },
     delivered(/** @type {any} */ ev) {
       if (ev.rec && !done[ev.rec.seq]) {

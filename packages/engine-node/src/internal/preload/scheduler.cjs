@@ -49,6 +49,8 @@ const S = {
   delivered: 0,
   /** @type {Set<any>} */ waiters: new Set(),
   /** @type {any} */ coDueReset: null,
+  /** kind of the last delivered event (a timer right after a timer, before a check phase: same timers phase) */
+  /** @type {string | null} */ lastKind: null,
   /** number of the loop phase reads and child exits arrive in (see arrivalPhase) */
   arrPhase: 0,
   /** @type {any} */ arrPhaseEnd: null,
@@ -169,10 +171,17 @@ function refChanged(/** @type {object} */ res, /** @type {any} */ key) {
 function deliverSync(/** @type {any} */ ev) {
   const t = now() - S.t0;
   ev.info.reg = S.clock;
-  S.trace.push({
+  /** @type {any} */
+  const rec = {
     seq: S.seq++, id: ev.id, kind: ev.kind, site: ev.site, api: ev.api, async: ev.asyncId, trigger: ev.triggerId,
     held: ev.held, delay: ev.delay, reg: ev.reg, arr: ev.arr, del: S.clock++, t: Math.round(t * 100) / 100,
-  });
+  };
+  // tp: ran in the same timers phase as the timer delivered before it (no
+  // poll phase between them), which a replay must keep: I/O that the
+  // recording saw only later would otherwise slip in between
+  if (ev.kind === 'timeout' && S.lastKind === 'timeout' && S.coDueReset) rec.tp = true;
+  S.lastKind = ev.kind;
+  S.trace.push(rec);
   if (S.replay) S.replay.delivered(ev);
   if (ev.kind === 'timeout') timersPhase(ev.deadline);
   S.delivered++;
@@ -191,6 +200,15 @@ function deliverSync(/** @type {any} */ ev) {
   try { return ev.call(); } finally {
     S.current = prev;
     if (after && after.length) { releaseSamePhase(ev, after); openExitWindow(ev, after); }
+    if (S.replay && ev.kind === 'timeout') releaseSamePhaseTimers();
+  }
+}
+
+/** Replay: the recorded timers that ran in this timers phase after the one just delivered, at once. */
+function releaseSamePhaseTimers() {
+  for (let h = S.replay.samePhaseNext(); h; h = S.replay.samePhaseNext()) {
+    /** @type {any} */ (process)._tickCallback();
+    release(h);
   }
 }
 
