@@ -5,8 +5,8 @@
 //   node scripts/test.mjs packages/engine-node only tests under these folders (or these files)
 // Test files: **/test/**/*.test.ts and **/test/**/*.test.mjs under apps/ and packages/.
 import { spawnSync } from "node:child_process";
-import { readdirSync, statSync, existsSync } from "node:fs";
-import { join, relative } from "node:path";
+import { readdirSync, statSync, existsSync, readFileSync } from "node:fs";
+import { join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -60,5 +60,14 @@ const args = [
   ...extra,
   ...files.map((f) => relative(root, f)),
 ];
-const r = spawnSync(process.execPath, args, { cwd: root, stdio: "inherit", env: { ...process.env, FUZZFARM_TEST: "1" } });
+// The tests' Redis: FUZZFARM_REDIS_URL if set, else the default local one,
+// with the password of a Redis that setup or `fuzzfarm up` started itself
+// (<dataDir>/redis/password; a fresh machine has no Redis running before).
+function testRedisUrl() {
+  if (process.env.FUZZFARM_REDIS_URL) return process.env.FUZZFARM_REDIS_URL;
+  const file = join(resolve(root, process.env.FUZZFARM_DATA_DIR ?? ".fuzzfarm"), "redis", "password");
+  const password = existsSync(file) ? readFileSync(file, "utf8").trim() : "";
+  return password ? `redis://:${encodeURIComponent(password)}@127.0.0.1:6379` : "redis://127.0.0.1:6379";
+}
+const r = spawnSync(process.execPath, args, { cwd: root, stdio: "inherit", env: { ...process.env, FUZZFARM_TEST: "1", FUZZFARM_REDIS_URL: testRedisUrl() } });
 process.exit(r.status ?? 1);

@@ -10,7 +10,8 @@ import { openQueues, type FarmQueues } from "@fuzzfarm/queue";
 export const REPO = fileURLToPath(new URL("../../..", import.meta.url));
 export const CLI = fileURLToPath(new URL("../src/main.ts", import.meta.url));
 export const WORKER = fileURLToPath(new URL("../../worker/src/main.ts", import.meta.url));
-export const REDIS_URL = "redis://127.0.0.1:6379";
+/** The tests' Redis (scripts/test.mjs sets FUZZFARM_REDIS_URL, with a password where setup started Redis itself). */
+export const REDIS_URL = process.env.FUZZFARM_REDIS_URL ?? "redis://127.0.0.1:6379";
 /** A file of apps/cli/test/fixtures. */
 export const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
 

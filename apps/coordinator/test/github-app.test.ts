@@ -19,6 +19,8 @@ import { buildApp } from "@fuzzfarm/web";
 import { startFakeGitHub } from "@fuzzfarm/github/testing";
 import { githubAppFromEnv } from "../src/github-app";
 
+const REDIS_URL = process.env.FUZZFARM_REDIS_URL ?? "redis://127.0.0.1:6379";
+
 const BASE = `export function fuzz(data) {
   if (data.length > 0 && data[0] === 0x41) throw new Error("bug A: leading A");
 }
@@ -43,7 +45,7 @@ test("webhook: bad / missing / replayed signatures get 401 and start nothing; a 
   const prefix = `ffgh-${randomBytes(4).toString("hex")}`;
   const jobKey = randomBytes(32).toString("base64url");
   const db = createDb({ url: database.url });
-  const queues = openQueues({ url: "redis://127.0.0.1:6379", prefix, jobKey });
+  const queues = openQueues({ url: REDIS_URL, prefix, jobKey });
   const { publicKey, privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
   const gh = await startFakeGitHub({ app: { appId: 31337, publicKeyPem: publicKey.export({ type: "spki", format: "pem" }).toString(), installationId: 555 } });
   const work = await mkdtemp(join(tmpdir(), "ffgh-"));
@@ -66,7 +68,7 @@ test("webhook: bad / missing / replayed signatures get 401 and start nothing; a 
     const env = {
       ...process.env,
       FUZZFARM_DATABASE_URL: database.url,
-      FUZZFARM_REDIS_URL: "redis://127.0.0.1:6379",
+      FUZZFARM_REDIS_URL: REDIS_URL,
       FUZZFARM_QUEUE_PREFIX: prefix,
       FUZZFARM_JOB_KEY: jobKey,
       FUZZFARM_SKIP_SELFTEST: "1",
@@ -80,7 +82,7 @@ test("webhook: bad / missing / replayed signatures get 401 and start nothing; a 
       FUZZFARM_GITHUB_WORKDIR: join(work, "farm"),
     };
     const github = githubAppFromEnv(env, work, (l) => log.push(l));
-    const app = await buildApp({ db, queues, redisUrl: "redis://127.0.0.1:6379", prefix, adminToken: randomBytes(18).toString("base64url"), dataDir: work, github });
+    const app = await buildApp({ db, queues, redisUrl: REDIS_URL, prefix, adminToken: randomBytes(18).toString("base64url"), dataDir: work, github });
     try {
       const payload = JSON.stringify({
         action: "synchronize",

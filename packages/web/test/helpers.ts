@@ -13,7 +13,8 @@ import { openQueues, publishEvent, type FarmQueues } from "@fuzzfarm/queue";
 import { parseResult, type EngineName, type Finding } from "@fuzzfarm/protocol";
 import { buildApp } from "../src/index";
 
-export const REDIS_URL = "redis://127.0.0.1:6379";
+/** The tests' Redis (scripts/test.mjs sets FUZZFARM_REDIS_URL, with a password where setup started Redis itself). */
+export const REDIS_URL = process.env.FUZZFARM_REDIS_URL ?? "redis://127.0.0.1:6379";
 export const ADMIN = "admin-token-0123456789abcdef";
 export const WORKER = "worker-token-0123456789abcdef";
 

@@ -17,7 +17,7 @@ import { enqueueJob, openQueues, readHeartbeats, type FarmQueues } from "@fuzzfa
 import { RUNNER_PATH } from "@fuzzfarm/engine-wasm";
 import { loadEngines, NET_SANDBOX_PREFIX, probeNetSandbox, startWorker } from "../src/index";
 
-const REDIS = "redis://127.0.0.1:6379";
+const REDIS = process.env.FUZZFARM_REDIS_URL ?? "redis://127.0.0.1:6379";
 const KEY = randomBytes(32).toString("base64url");
 const prefix = `ff-wasm-engines-${process.pid}`;
 const dir = mkdtempSync(join(tmpdir(), "ff-wasm-engines-"));
