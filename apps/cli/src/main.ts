@@ -67,12 +67,12 @@ program
 
 program
   .command("ci")
-  .description("pull-request verdict: campaign on the head, replays on head and base, new / pre-existing / fixed buckets (exit 1 only for new)")
+  .description("pull-request verdict: campaign on the head (locally or --farm URL), replays on head and base, new / pre-existing / fixed buckets (exit 1 only for new)")
   .requiredOption("--target <path>", "fuzz target inside the repository")
   .option("--time <duration>", "campaign length, e.g. 5m", "5m")
   .option("--base-ref <ref>", "base commit to compare with (default origin/$GITHUB_BASE_REF, else origin/main or main)")
   .addOption(new Option("--engine <engine>", "engine (default: inferred from the target)").choices(["input", "node", "wasm"]))
-  .option("--workers <n>", "local workers (default: one per core)", workersFlag)
+  .option("--workers <n>", "local workers (default: one per core; local mode only)", workersFlag)
   .option("--job-seconds <duration>", "work per job")
   .option("-o, --option <key=value...>", "engine option")
   .option("--replays <n>", "replays of each bucket on each side", intFlag(1, 1000), 3)
@@ -85,6 +85,8 @@ program
   .option("--repository <owner/repo>", "repository of the check run (default $GITHUB_REPOSITORY)")
   .option("--github-api-url <url>", "GitHub API root (default $GITHUB_API_URL or https://api.github.com)")
   .option("--head-sha <sha>", "commit the check run is for (default: the pull request's head, else HEAD)")
+  .option("--farm <url>", "run the campaign on a running farm through its dashboard's CI API (the farm must read the target at the same path)")
+  .option("--token <token>", "the farm's CI token for --farm (default env FUZZFARM_CI_TOKEN)")
   .action((o) => run(async () => (await import("./commands/ci")).ciCommand(o, configFrom(g())))());
 
 program

@@ -24,7 +24,7 @@ async function main() {
   const queues = openQueues({ url: config.redisUrl, prefix: config.queuePrefix, jobKey: resolveJobKey(config) });
   const coordinator = await startCoordinator({ db, queues, redisUrl: config.redisUrl, rootDir: REPO_ROOT, log });
   const adminToken = config.adminToken ?? randomBytes(18).toString("base64url");
-  const app = await buildApp({ db, queues, redisUrl: config.redisUrl, prefix: config.queuePrefix, adminToken, workerToken: config.workerToken, dataDir: config.dataDir, ...dashboardExposure(config), github: githubAppFromEnv(process.env, config.dataDir, log) });
+  const app = await buildApp({ db, queues, redisUrl: config.redisUrl, prefix: config.queuePrefix, adminToken, workerToken: config.workerToken, ciToken: config.ciToken, ci: { targetRoots: config.targetRoots ?? [], startCampaign: (c) => coordinator.createCampaign(c) }, dataDir: config.dataDir, ...dashboardExposure(config), github: githubAppFromEnv(process.env, config.dataDir, log) });
   log(`dashboard on ${await app.listen({ host: config.httpHost, port: config.httpPort })}`);
   if (!config.adminToken) log(`admin token (set FUZZFARM_ADMIN_TOKEN to fix it): ${adminToken}`);
   const bye = async () => {

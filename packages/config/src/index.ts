@@ -58,6 +58,12 @@ export const ConfigSchema = z.object({
   bunPath: EnginePathSchema.optional(),
   /** Token workers present (reserved for HTTP-reporting workers). */
   workerToken: z.string().min(16).optional(),
+  /**
+   * Token of CI clients (`fuzzfarm ci --farm URL`): on the farm, it lets its holder start campaigns and read their
+   * verdict data through /api/ci/* and nothing else (the admin token works there too); in the CLI, the token
+   * `ci --farm` sends when --token is not given (env FUZZFARM_CI_TOKEN). Default none: only the admin token.
+   */
+  ciToken: z.string().min(16).optional(),
   /** Seconds of work per fuzz job (big enough that queue + DB overhead stays small). Default 5. */
   jobSeconds: z.coerce.number().min(0.2).max(3600).default(5),
   /** BullMQ lock duration of a job, ms; a killed worker's job runs again elsewhere after it. Default 30000. */
@@ -92,6 +98,7 @@ const ENV: Record<string, keyof ConfigInput> = {
   FUZZFARM_DATA_DIR: "dataDir",
   FUZZFARM_ADMIN_TOKEN: "adminToken",
   FUZZFARM_WORKER_TOKEN: "workerToken",
+  FUZZFARM_CI_TOKEN: "ciToken",
   FUZZFARM_JOB_KEY: "jobKey",
   FUZZFARM_TARGET_ROOTS: "targetRoots",
   FUZZFARM_ALLOWED_OPTIMIZERS: "allowedOptimizers",
@@ -195,7 +202,7 @@ export function dashboardExposure(config: Pick<Config, "httpHost" | "allowedHost
 }
 
 /** Environment variables that carry the farm's secrets (and their NAME_FILE forms). */
-export const SECRET_ENV = ["FUZZFARM_REDIS_URL", "REDIS_URL", "FUZZFARM_DATABASE_URL", "DATABASE_URL", "FUZZFARM_JOB_KEY", "FUZZFARM_ADMIN_TOKEN", "FUZZFARM_WORKER_TOKEN"].flatMap((n) => [n, `${n}_FILE`]);
+export const SECRET_ENV = ["FUZZFARM_REDIS_URL", "REDIS_URL", "FUZZFARM_DATABASE_URL", "DATABASE_URL", "FUZZFARM_JOB_KEY", "FUZZFARM_ADMIN_TOKEN", "FUZZFARM_WORKER_TOKEN", "FUZZFARM_CI_TOKEN"].flatMap((n) => [n, `${n}_FILE`]);
 
 /**
  * Remove the farm's secrets from `env` (a worker calls it on process.env

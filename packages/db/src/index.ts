@@ -11,3 +11,4 @@ export * from "./triage-actions";
 export * from "./lifecycle";
 export * from "./flood";
 export * from "./maintenance";
+export * from "./ci";

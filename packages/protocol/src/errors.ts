@@ -21,6 +21,7 @@ export const ERROR_CODES = {
   FF_ERR_MISDIRECTED: { status: 421, summary: "the request's Host is not one this dashboard serves (DNS rebinding guard)" },
   FF_ERR_TOO_MANY: { status: 429, summary: "too many open connections of this kind (per client or in total)" },
   FF_ERR_CAMPAIGN_FAILED: { status: 422, summary: "a campaign could not fuzz: every job a worker finished failed (the reason names the commonest job error)" },
+  FF_ERR_FARM_UNREACHABLE: { status: 502, summary: "the farm's API (fuzzfarm ci --farm URL) does not answer" },
   FF_ERR_INTERNAL: { status: 500, summary: "an unexpected internal error" },
 } as const;
 

@@ -11,6 +11,7 @@ export * from "./job";
 export * from "./result";
 export * from "./engine";
 export { splitArgv, splitOutsideQuotes } from "./argv";
+export { isUnderTargetRoots } from "./target-roots";
 export { InputOptions } from "./options/input";
 export { NodeOptions } from "./options/node";
 export { NODE_STRATEGIES, type NodeStrategy } from "./options/node-strategies";

@@ -23,6 +23,7 @@ import coverage from "./routes/coverage/index";
 import events from "./routes/events/index";
 import artifacts from "./routes/artifacts/index";
 import githubWebhook from "./routes/github/webhook";
+import ciApi from "./routes/ci/index";
 import type { BuildAppOptions } from "./options";
 
 export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> {
@@ -56,6 +57,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(events);
   await app.register(artifacts);
   await app.register(githubWebhook);
+  await app.register(ciApi);
 
   app.get("/healthz", { schema: { hide: true }, config: { auth: "public" } }, async () => ({ ok: true }));
   await app.ready();

@@ -14,6 +14,30 @@ export interface GitHubWebhookOptions {
   deliveryTtlSeconds?: number;
 }
 
+/** A campaign a CI client asks for (POST /api/ci/campaigns), validated by the route's schema. */
+export interface CiCampaignRequest {
+  target: { name: string; path: string; version?: string };
+  engine: "input" | "node" | "wasm";
+  options: Record<string, unknown>;
+  /** Campaign length, seconds. */
+  seconds: number;
+  /** Work per job, seconds; the coordinator's default when absent. */
+  jobSeconds?: number;
+}
+
+/** The CI API (/api/ci/*): `fuzzfarm ci --farm URL` starts a campaign on this farm and reads its verdict data. */
+export interface CiApiOptions {
+  /**
+   * Directories CI campaigns' targets must lie under (symlinks resolved), the same rule and usually the same list
+   * as the workers' FUZZFARM_TARGET_ROOTS. Required and non-empty: without roots the CI API answers 403 to every start.
+   */
+  targetRoots: string[];
+  /** Creates the campaign (the coordinator's createCampaign: options validated, target upserted); resolves with its id. */
+  startCampaign(c: CiCampaignRequest): Promise<{ id: string }>;
+  /** Longest campaign a CI client may ask for, seconds; default 86 400 (1 day). */
+  maxSeconds?: number;
+}
+
 export interface BuildAppOptions {
   /** Database client (the caller owns it; the app never closes it). */
   db: Db;
@@ -52,6 +76,10 @@ export interface BuildAppOptions {
   requireAuthForReads?: boolean;
   /** Let bull-board retry, promote and delete jobs (admin only). Default false: read-only. */
   queueBoardWritable?: boolean;
+  /** Token of CI clients: valid only on /api/ci/* (the admin token is accepted there too). At least 16 characters. Default none. */
+  ciToken?: string;
+  /** The CI API (/api/ci/*). Default none: its routes answer 404. */
+  ci?: CiApiOptions;
   /** GitHub App mode (webhook endpoint). Default none: the endpoint answers 404. */
   github?: GitHubWebhookOptions;
 }

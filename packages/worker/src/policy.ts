@@ -3,9 +3,8 @@
 // coordinator takes options from whoever can create campaigns; the worker's
 // own configuration has the last word on which files it executes as targets
 // and which optimizer commands and directories it runs.
-import { realpathSync } from "node:fs";
-import { isAbsolute, resolve, sep } from "node:path";
-import { FuzzFarmError, type JobPayload } from "@fuzzfarm/protocol";
+import { isAbsolute } from "node:path";
+import { FuzzFarmError, isUnderTargetRoots, type JobPayload } from "@fuzzfarm/protocol";
 
 export interface JobPolicy {
   /** Directories targets must live under (after resolving symlinks). Default: none, any target. */
@@ -17,24 +16,13 @@ export interface JobPolicy {
 /** Generator presets of the wasm engine: a name, not a file. */
 const GENERATOR = /^[a-z0-9-]+$/;
 
-const real = (p: string) => {
-  try {
-    return realpathSync(p);
-  } catch {
-    return resolve(p);
-  }
-};
-
 /** Throws FF_ERR_BAD_JOB when the job asks for something this worker's operator did not allow. */
 export function checkJobPolicy(job: JobPayload, policy: JobPolicy): void {
   const roots = policy.targetRoots ?? [];
   const path = job.target.path;
   const generator = job.engine === "wasm" && !isAbsolute(path) && GENERATOR.test(path);
-  if (roots.length && !generator) {
-    const target = real(path);
-    if (!roots.map(real).some((r) => target === r || target.startsWith(r + sep)))
-      throw new FuzzFarmError("FF_ERR_BAD_JOB", `target ${path} is outside this worker's target roots (${roots.join(", ")})`);
-  }
+  if (roots.length && !generator && !isUnderTargetRoots(path, roots))
+    throw new FuzzFarmError("FF_ERR_BAD_JOB", `target ${path} is outside this worker's target roots (${roots.join(", ")})`);
   if (job.engine === "wasm" && policy.allowedOptimizers) {
     const allowed = new Set(policy.allowedOptimizers);
     const o = job.options as { optimizer?: string | null; optimizerCmd?: string | null };

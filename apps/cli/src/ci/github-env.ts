@@ -44,8 +44,8 @@ export function githubContext(env: NodeJS.ProcessEnv, flags: { repository?: stri
   return { owner: m[1]!, repo: m[2]!, client: { baseUrl, auth: { kind: "token", token: env.GITHUB_TOKEN } } };
 }
 
-/** Credentials `fuzzfarm ci` may read; removed from the environment before any target runs. */
-export const GITHUB_SECRET_VARS = ["GITHUB_TOKEN", "GH_TOKEN", "FUZZFARM_GITHUB_APP_PRIVATE_KEY", "FUZZFARM_GITHUB_APP_PRIVATE_KEY_FILE", "FUZZFARM_GITHUB_WEBHOOK_SECRET", "ACTIONS_RUNTIME_TOKEN", "ACTIONS_ID_TOKEN_REQUEST_TOKEN"];
+/** Credentials `fuzzfarm ci` may read (GitHub's, and the farm's CI token); removed from the environment before any target runs. */
+export const GITHUB_SECRET_VARS = ["GITHUB_TOKEN", "GH_TOKEN", "FUZZFARM_GITHUB_APP_PRIVATE_KEY", "FUZZFARM_GITHUB_APP_PRIVATE_KEY_FILE", "FUZZFARM_GITHUB_WEBHOOK_SECRET", "ACTIONS_RUNTIME_TOKEN", "ACTIONS_ID_TOKEN_REQUEST_TOKEN", "FUZZFARM_CI_TOKEN", "FUZZFARM_CI_TOKEN_FILE"];
 
 export function scrubGitHubSecrets(env: NodeJS.ProcessEnv): void {
   for (const k of GITHUB_SECRET_VARS) delete env[k];

@@ -60,7 +60,10 @@ export async function campaignSummary(db: Db, id: string): Promise<CampaignSumma
   };
 }
 
-export function progressLine(s: CampaignSummary): string {
+/** What a progress line shows: a campaign summary, or the same facts with a bucket count (a farm's CI API). */
+export type ProgressFacts = Pick<CampaignSummary, "seconds" | "executions" | "execsPerSecond" | "coverage" | "novelty" | "corpusSize"> & { buckets: readonly unknown[] | number };
+
+export function progressLine(s: ProgressFacts): string {
   const cov = s.coverage.total ? `${s.coverage.covered}/${s.coverage.total} (${s.coverage.percent}%)` : String(s.coverage.covered);
-  return `[${s.seconds.toFixed(0)}s] execs ${s.executions} (${s.execsPerSecond}/s)  coverage ${cov}  novelty ${s.novelty}  corpus ${s.corpusSize}  buckets ${s.buckets.length}`;
+  return `[${s.seconds.toFixed(0)}s] execs ${s.executions} (${s.execsPerSecond}/s)  coverage ${cov}  novelty ${s.novelty}  corpus ${s.corpusSize}  buckets ${typeof s.buckets === "number" ? s.buckets : s.buckets.length}`;
 }

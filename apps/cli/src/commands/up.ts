@@ -28,7 +28,7 @@ export async function upCommand(f: UpFlags, loaded: Config, err = process.stderr
   const farm = await openFarm(config);
   const adminToken = config.adminToken ?? randomBytes(18).toString("base64url");
   const coordinator = await startCoordinator({ db: farm.db, queues: farm.queues, redisUrl: config.redisUrl, rootDir: PROJECT_ROOT, log: (l) => log(`coordinator: ${l}`) });
-  const app = await buildApp({ db: farm.db, queues: farm.queues, redisUrl: config.redisUrl, prefix: config.queuePrefix, adminToken, workerToken: config.workerToken, dataDir: config.dataDir, ...dashboardExposure(config) });
+  const app = await buildApp({ db: farm.db, queues: farm.queues, redisUrl: config.redisUrl, prefix: config.queuePrefix, adminToken, workerToken: config.workerToken, ciToken: config.ciToken, ci: { targetRoots: config.targetRoots ?? [], startCampaign: (c) => coordinator.createCampaign(c) }, dataDir: config.dataDir, ...dashboardExposure(config) });
   const address = await app.listen({ host: config.httpHost, port: config.httpPort });
   const workers = startLocalWorkers(config, config.workers, (l) => log(l));
   // The token is printed only when it was just generated: one from the environment or a file must not land in logs.

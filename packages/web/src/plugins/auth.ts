@@ -7,6 +7,8 @@
 //     field of a urlencoded form. The cookie is HttpOnly + SameSite=Strict.
 // Workers present their own token, valid only on worker endpoints; the admin
 // token is not accepted there, and the worker token never authorizes triage.
+// CI clients (`fuzzfarm ci --farm`) present the CI token, valid only on the
+// CI API (/api/ci/*, which also takes the admin token); it reads nothing else.
 // Sessions live in Redis (`<prefix>:web:session:<id>`) with a TTL, so logout
 // really ends them. Redis is writable by more parties than the dashboard
 // trusts (workers, and any target that reaches it), so a session counts only
@@ -29,11 +31,11 @@ export interface Session {
 }
 
 /** Who may call a route, checked in onRequest (before the body is read). */
-export type RouteAuth = "worker" | "public";
+export type RouteAuth = "worker" | "ci" | "public";
 
 declare module "fastify" {
   interface FastifyContextConfig {
-    /** "worker": only the worker token; "public": open even when reads need a login (login page, assets, health). */
+    /** "worker": only the worker token; "ci": the CI or the admin token; "public": open even when reads need a login (login page, assets, health). */
     auth?: RouteAuth;
   }
 }
@@ -43,6 +45,7 @@ export type Auth =
   | { kind: "invalid-token" }
   | { kind: "admin-token" }
   | { kind: "worker-token" }
+  | { kind: "ci-token" }
   | { kind: "session"; session: Session };
 
 declare module "fastify" {
@@ -72,6 +75,7 @@ const UNSAFE = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 export function actorOf(req: FastifyRequest): string {
   const a = req.auth;
   if (a.kind === "admin-token") return "api:admin-token";
+  if (a.kind === "ci-token") return "api:ci-token";
   if (a.kind === "session") return `web:session-${createHash("sha256").update(a.session.id).digest("hex").slice(0, 8)}`;
   return "unknown";
 }
@@ -79,8 +83,9 @@ export function actorOf(req: FastifyRequest): string {
 const PUBLIC_PREFIXES = ["/login", "/healthz", "/assets/", "/favicon"];
 
 async function authPlugin(app: FastifyInstance) {
-  const { adminToken, workerToken, sessionTtlSeconds = 43_200, secureCookies = false, requireAuthForReads = false } = app.ff.opts;
+  const { adminToken, workerToken, ciToken, sessionTtlSeconds = 43_200, secureCookies = false, requireAuthForReads = false } = app.ff.opts;
   if (!adminToken || adminToken.length < 16) throw new FuzzFarmError("FF_ERR_CONFIG", "adminToken must have at least 16 characters");
+  if (ciToken !== undefined && ciToken.length < 16) throw new FuzzFarmError("FF_ERR_CONFIG", "ciToken must have at least 16 characters");
   const key = (id: string) => `${app.ff.prefix}:web:session:${id}`;
   const sessionKey = createHmac("sha256", adminToken).update("fuzzfarm web session v1").digest();
   const mac = (what: string) => createHmac("sha256", sessionKey).update(what).digest("base64url");
@@ -110,6 +115,7 @@ async function authPlugin(app: FastifyInstance) {
       const t = m?.[1];
       if (t && sameSecret(t, adminToken)) req.auth = { kind: "admin-token" };
       else if (t && workerToken && sameSecret(t, workerToken)) req.auth = { kind: "worker-token" };
+      else if (t && ciToken && sameSecret(t, ciToken)) req.auth = { kind: "ci-token" };
       else req.auth = { kind: "invalid-token" };
     } else {
       const s = await sessionOf(parseCookies(req.headers.cookie)[SESSION_COOKIE]);
@@ -119,6 +125,7 @@ async function authPlugin(app: FastifyInstance) {
     const path = req.url.split("?")[0]!;
     const isPublic = routeAuth === "public" || PUBLIC_PREFIXES.some((p) => path === p || path.startsWith(p.endsWith("/") ? p : `${p}/`) || path.startsWith(`${p}?`));
     if (routeAuth === "worker") return assertWorker(req, !!workerToken);
+    if (routeAuth === "ci") return assertCi(req);
     // Every unsafe method except logging in needs some credential: refuse
     // here, before the body is read (the CSRF check, which may need a form
     // field, follows in the route's preHandler).
@@ -128,6 +135,7 @@ async function authPlugin(app: FastifyInstance) {
       if (req.auth.kind === "anonymous" && req.method === "GET" && (req.headers.accept ?? "").includes("text/html"))
         return reply.redirect(`/login?next=${encodeURIComponent(path)}`, 303);
       if (req.auth.kind === "worker-token") throw new FuzzFarmError("FF_ERR_FORBIDDEN", "the worker token cannot read the dashboard");
+      if (req.auth.kind === "ci-token") throw new FuzzFarmError("FF_ERR_FORBIDDEN", "the CI token cannot read the dashboard");
       throw new FuzzFarmError("FF_ERR_UNAUTHORIZED", req.auth.kind === "invalid-token" ? "invalid token" : "this dashboard needs a token or a login to read");
     }
   });
@@ -173,6 +181,7 @@ export function assertWrite(req: FastifyRequest): void {
     return;
   }
   if (a.kind === "worker-token") throw new FuzzFarmError("FF_ERR_FORBIDDEN", "the worker token cannot perform this action");
+  if (a.kind === "ci-token") throw new FuzzFarmError("FF_ERR_FORBIDDEN", "the CI token cannot perform this action");
   throw new FuzzFarmError("FF_ERR_UNAUTHORIZED", a.kind === "invalid-token" ? "invalid token" : "this action needs a token or a login");
 }
 
@@ -184,7 +193,7 @@ export function assertAdmin(req: FastifyRequest): void {
     if (UNSAFE.has(req.method) && !sameOrigin(req)) throw new FuzzFarmError("FF_ERR_FORBIDDEN", "cross-origin write refused");
     return;
   }
-  if (a.kind === "worker-token") throw new FuzzFarmError("FF_ERR_FORBIDDEN", "the worker token cannot open admin pages");
+  if (a.kind === "worker-token" || a.kind === "ci-token") throw new FuzzFarmError("FF_ERR_FORBIDDEN", `the ${a.kind === "ci-token" ? "CI" : "worker"} token cannot open admin pages`);
   throw new FuzzFarmError("FF_ERR_UNAUTHORIZED", a.kind === "invalid-token" ? "invalid token" : "admin pages need a token or a login");
 }
 
@@ -193,8 +202,16 @@ export function assertWorker(req: FastifyRequest, configured: boolean): void {
   const a = req.auth;
   if (a.kind === "worker-token") return;
   if (!configured) throw new FuzzFarmError("FF_ERR_UNAUTHORIZED", "no worker token is configured on this coordinator");
-  if (a.kind === "admin-token" || a.kind === "session") throw new FuzzFarmError("FF_ERR_FORBIDDEN", "worker endpoints take the worker token");
+  if (a.kind === "admin-token" || a.kind === "session" || a.kind === "ci-token") throw new FuzzFarmError("FF_ERR_FORBIDDEN", "worker endpoints take the worker token");
   throw new FuzzFarmError("FF_ERR_UNAUTHORIZED", a.kind === "invalid-token" ? "invalid token" : "worker endpoints need the worker token");
+}
+
+/** Throws unless the request carries the CI token or the admin token (bearer; a login session is not a CI client). */
+export function assertCi(req: FastifyRequest): void {
+  const a = req.auth;
+  if (a.kind === "ci-token" || a.kind === "admin-token") return;
+  if (a.kind === "worker-token" || a.kind === "session") throw new FuzzFarmError("FF_ERR_FORBIDDEN", "the CI API takes the CI token or the admin token");
+  throw new FuzzFarmError("FF_ERR_UNAUTHORIZED", a.kind === "invalid-token" ? "invalid token" : "the CI API needs the CI token or the admin token (Authorization: Bearer)");
 }
 
 /** The request's Origin (or Referer) names this host: what browsers send on same-origin fetches. */

@@ -1,0 +1,59 @@
+// `fuzzfarm ci` without --farm: the campaign runs on this machine, as
+// `fuzz` does: an in-process coordinator (only this campaign) and local
+// workers on the services of the config (created and migrated when empty,
+// as Actions service containers are). The coordinator and workers stop
+// before the caller's replays, so those get the cores.
+import { startCoordinator } from "@fuzzfarm/coordinator";
+import { ensureServices } from "@fuzzfarm/services";
+import type { Config } from "@fuzzfarm/config";
+import { FuzzFarmError } from "@fuzzfarm/protocol";
+import { campaignOutcome, ciCandidates } from "@fuzzfarm/db";
+import { openFarm, REPO_ROOT } from "../context";
+import { startLocalWorkers, waitForLocalWorker } from "../local-workers";
+import { campaignSummary, progressLine } from "../commands/summary";
+import type { CiCampaignRunner } from "./campaign";
+
+/** Open this machine's services (before any check run is created: a service that is down fails the command first). */
+export async function localCampaignRunner(config: Config, workerCount: number, log: (line: string) => void): Promise<CiCampaignRunner> {
+  await ensureServices({ redisUrl: config.redisUrl, databaseUrl: config.databaseUrl, dataDir: config.dataDir, path: process.env.PATH ?? "", repoRoot: REPO_ROOT, start: false, log });
+  const farm = await openFarm(config);
+  let stopFarmSide: () => Promise<unknown> = async () => {};
+  return {
+    reproduceCommand: (id) => `fuzzfarm repro ${id}`,
+    async run(spec, hooks) {
+      const coordinator = await startCoordinator({ db: farm.db, queues: farm.queues, redisUrl: config.redisUrl, rootDir: REPO_ROOT, only: [], log: (l) => log(`coordinator: ${l}`) });
+      const workers = startLocalWorkers(config, workerCount, (l) => log(`worker: ${l}`));
+      let stopped: Promise<unknown> | null = null;
+      stopFarmSide = () => (stopped ??= Promise.all([coordinator.stop(), workers.stop()]));
+      // The time box is fuzzing time: start it once a local worker is up (a worker boots in seconds on a busy machine).
+      await waitForLocalWorker(workers, farm.queues.connection, config.queuePrefix);
+      const camp = await coordinator.createCampaign({
+        target: { name: spec.target.name, path: spec.target.path, version: spec.target.version },
+        engine: spec.target.engine,
+        options: spec.options,
+        seconds: spec.seconds,
+        jobSeconds: spec.jobSeconds,
+      });
+      hooks.started(camp.id);
+      const progress = setInterval(async () => {
+        const s = await campaignSummary(farm.db, camp.id).catch(() => null);
+        if (s) hooks.progress(progressLine(s));
+      }, 2000);
+      try {
+        if ((await coordinator.waitForCampaign(camp.id)) === "failed")
+          throw new FuzzFarmError("FF_ERR_CAMPAIGN_FAILED", `campaign ${camp.id} failed: ${(await campaignOutcome(farm.db, camp.id)).reason}`);
+      } finally {
+        clearInterval(progress);
+      }
+      const s = await campaignSummary(farm.db, camp.id);
+      log(progressLine(s));
+      // Replays run in this process next: free the cores first (queued maintenance jobs stay for the farm's workers).
+      await stopFarmSide();
+      return { campaignId: camp.id, seconds: s.seconds, executions: s.executions, buckets: s.buckets.length, candidates: await ciCandidates(farm.db, spec.target.path) };
+    },
+    async close() {
+      await stopFarmSide();
+      await farm.close();
+    },
+  };
+}
