@@ -2,7 +2,7 @@
 // of every strategy of the node engine, of the default (`fuzzfarm node` with
 // no --strategy), and the failures of the fixed release under the default.
 //
-//   node --import tsx bench/real-bugs/run.ts [--runs 50] [--only id,id] [--strategies shuffle,delay,...]
+//   node --import tsx bench/real-bugs/run.ts [--runs 50] [--only id,id] [--strategies shuffle,delay,horizon@lastShare=0,...]
 //        [--plain-runs N] [--fixed-runs N] [--lanes 2] [--timeout 10000]
 //
 // Installs the pinned releases from npm first (bench/out/real-bugs/<id>/).
@@ -72,8 +72,12 @@ const plainRun = (bug: RealBug, release: string) => new Promise<Run>((resolve) =
 });
 
 /** One run under the fuzzer (spawn mode, like `fuzzfarm node`). */
-async function fuzzRun(bug: RealBug, release: string, strategy: string, seed: number): Promise<Run> {
-  const ex = await execute({ script: bug.driver, args: [release], strategy, params: {}, seed, timeoutMs: TIMEOUT_MS, cwd: bug.dir });
+// A strategy column may set parameters: `horizon@lastShare=0&ioProb=0.8`
+// (a baseline of the same strategy measured in the same run).
+async function fuzzRun(bug: RealBug, release: string, spec: string, seed: number): Promise<Run> {
+  const [strategy, query] = spec.split("@") as [string, string | undefined];
+  const params = Object.fromEntries((query ?? "").split("&").filter(Boolean).map((kv) => { const [k, v] = kv.split("="); return [k!, Number(v)]; }));
+  const ex = await execute({ script: bug.driver, args: [release], strategy, params, seed, timeoutMs: TIMEOUT_MS, cwd: bug.dir });
   return judge(ex.result.exitCode, ex.result.stderr, ex.outcome.kind === "hang" || ex.result.killed);
 }
 

@@ -159,6 +159,13 @@ function stdioHandles(/** @type {any} */ proc) {
   return out;
 }
 
+/**
+ * Requests counted as in flight from the moment their callback is set until
+ * core answers them (S.inflight). Stream writes and shutdowns are left out:
+ * they may complete synchronously, and then core never calls oncomplete.
+ */
+const TRACKED_REQUESTS = /^(FSReqCallback|GetAddrInfoReqWrap|GetNameInfoReqWrap|QueryReqWrap|TCPConnectWrap|PipeConnectWrap|\w+Job)$/;
+
 function installAsyncWrap() {
   const fsb = binding('fs');
   const AW = Object.getPrototypeOf(fsb.FSReqCallback.prototype);
@@ -167,6 +174,7 @@ function installAsyncWrap() {
     /** @this {any} @param {any[]} args */
     const wrapper = function (...args) {
       const obj = this;
+      S.inflight.delete(obj);
       if (!MODE.record && S.held === 0) { S.seq++; return Reflect.apply(obj[slot], obj, args); }
       const { kind, key } = classify(obj, name, args);
       snapshot(args);
@@ -187,7 +195,12 @@ function installAsyncWrap() {
     Object.defineProperty(AW, name, {
       configurable: true,
       get() { return typeof this[slot] === 'function' ? wrapper : this[slot]; },
-      set(v) { this[slot] = v; if (typeof v === 'function' && !this.handle && MODE.record) resInfo(this); },
+      set(v) {
+        this[slot] = v;
+        if (typeof v !== 'function') return;
+        if (!this.handle && MODE.record) resInfo(this);
+        if (MODE.record && TRACKED_REQUESTS.test((this.constructor && this.constructor.name) || '')) S.inflight.add(this);
+      },
     });
   }
   installed.push('fs', 'dns', 'crypto', 'child.exit', 'worker.exit', 'connect', 'write');
@@ -328,9 +341,15 @@ function installZlib() {
         const cb = args[i];
         if (typeof cb !== 'function') continue;
         resInfo(h);
-        args[i] = function () { return intercept(makeEvent('zlib', h, h, () => cb.call(h), always)); };
+        args[i] = function () { S.inflight.delete(h); return intercept(makeEvent('zlib', h, h, () => cb.call(h), always)); };
       }
       return init.apply(this, args);
+    };
+    // an async write is in flight until its callback (set by init) runs
+    const write = C.prototype.write;
+    C.prototype.write = function (/** @type {any[]} */ ...args) {
+      if (MODE.record) S.inflight.add(this);
+      return write.apply(this, args);
     };
   }
   installed.push('zlib');
@@ -345,10 +364,11 @@ function installFsPromises() {
     if (!MODE.record) return p;
     const res = {};
     resInfo(res);
+    S.inflight.add(res);
     return new Promise((resolve, reject) => {
       p.then(
-        (v) => intercept(makeEvent('fs.promise', res, res, () => resolve(v), always)),
-        (e) => intercept(makeEvent('fs.promise', res, res, () => reject(e), always)),
+        (v) => { S.inflight.delete(res); return intercept(makeEvent('fs.promise', res, res, () => resolve(v), always)); },
+        (e) => { S.inflight.delete(res); return intercept(makeEvent('fs.promise', res, res, () => reject(e), always)); },
       );
     });
   }

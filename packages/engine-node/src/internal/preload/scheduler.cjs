@@ -48,6 +48,13 @@ const S = {
   /** events delivered so far, and the held events that wait for a number of them (postponed until others ran) */
   delivered: 0,
   /** @type {Set<any>} */ waiters: new Set(),
+  /** one-shot requests issued and not yet answered by core (fs, dns, crypto, connect, write, zlib, fs.promises) */
+  /** @type {Set<object>} */ inflight: new Set(),
+  /** held events that wait until the program is otherwise quiet (see quietNow), and the slot that polls for it */
+  /** @type {Set<any>} */ quiet: new Set(),
+  /** @type {any} */ quietPoll: null,
+  /** when the last completion arrived from core */
+  lastArrival: 0,
   /** @type {any} */ coDueReset: null,
   /** kind of the last delivered event (a timer right after a timer, before a check phase: same timers phase) */
   /** @type {string | null} */ lastKind: null,
@@ -112,11 +119,12 @@ function makeEvent(kind, res, key, call, refd) {
   const info = resInfo(res);
   const n = info.n[kind] || 0;
   info.n[kind] = n + 1;
+  S.lastArrival = now();
   return {
     id: `${kind}@${info.site}#${info.ord}.${n}`, kind, site: info.site, api: info.api, info, res, key, call, refd,
     reg: info.reg, arr: S.clock++, asyncId: executionAsyncId(), triggerId: triggerAsyncId(),
     deadline: 0, waitFor: 0, until: 0, held: false, delay: -1, ripe: false, ripeAt: 0, prio: 0, /** @type {any} */ ar: null, /** @type {any} */ slot: null,
-    /** @type {any} */ gate: null, /** @type {any} */ rec: null, dropped: false,
+    /** @type {any} */ gate: null, /** @type {any} */ rec: null, dropped: false, last: false,
     /** @type {(() => any[]) | null} keys whose earlier-arrived reads run in this event's poll phase */ samePhase: null,
     ap: kind === 'read' || kind === 'exit' ? arrivalPhase() : -1,
   };
@@ -283,6 +291,7 @@ function unqueue(/** @type {any} */ ev) {
   if (ev.kind === 'message') S.heldMessages--;
   if (ev.kind === 'timeout') S.heldTimers.delete(ev);
   S.waiters.delete(ev);
+  S.quiet.delete(ev);
   cancelSlot(ev.slot);
   ev.slot = null;
 }
@@ -402,10 +411,40 @@ function hold(/** @type {any} */ ev, /** @type {number} */ delay) {
   if (ev.kind === 'read' && !S.replay) S.stopHandle(ev.res);
   // postponed until `waitFor` other events have run, or `delay` ms at most
   if (ev.waitFor > 0) { ev.until = S.delivered + ev.waitFor; S.waiters.add(ev); }
+  // postponed until nothing else is in flight or held, or `delay` ms at most
+  if (ev.last) { S.quiet.add(ev); pollQuiet(); }
   if (delay >= 0) {
     ev.ripeAt = now() + delay;
     ev.slot = makeSlot(() => { ev.slot = null; ev.ripe = true; pump(); }, delay, ev.refd());
   }
+}
+
+/**
+ * A completion held "until last" (a thread-pool or socket completion has no
+ * deadline: a slow disk or a busy pool answers it after everything else the
+ * program started) becomes ripe once the program is otherwise quiet: no
+ * one-shot request in flight, every other held event also waiting to be last
+ * (or queued behind one), and nothing arrived for QUIET_MS. Polled every
+ * QUIET_MS while such events are held; their own delay still bounds the wait.
+ */
+const QUIET_MS = 2;
+function quietNow() {
+  if (S.inflight.size > 0 || now() - S.lastArrival < QUIET_MS) return false;
+  for (const q of S.queues.values()) if (!q[0].last) return false;
+  return true;
+}
+function pollQuiet() {
+  if (S.quietPoll || S.quiet.size === 0) return;
+  S.quietPoll = makeSlot(() => {
+    S.quietPoll = null;
+    if (quietNow()) {
+      // the earliest-arrived of them is the one answered first
+      let first = null;
+      for (const ev of S.quiet) if (!first || ev.arr < first.arr) first = ev;
+      if (first) { S.quiet.delete(first); first.ripe = true; first.ripeAt = now(); pump(); }
+    }
+    pollQuiet();
+  }, QUIET_MS, false);
 }
 
 /**

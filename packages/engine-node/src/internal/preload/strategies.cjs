@@ -20,9 +20,10 @@ const DEFAULTS = {
   closeProb: 0.7,    // horizon: probability that a close callback is deferred (widens e.g. a socket's 'timeout' -> 'close' window)
   crossShare: 0.35,  // horizon: share of those delays that end just after a live program timer fires
   shortShare: 0.15,  // horizon: share that only wait 0..3 ms
-  nextShare: 0.3,    // horizon: share postponed until 1..3 other callbacks ran (bounded like the others; the rest: uniform up to the horizon)
+  nextShare: 0.3,    // horizon: share postponed until 1..3 other callbacks ran (bounded like the others)
+  lastShare: 0.15,   // horizon: share postponed until the program is otherwise quiet (nothing else in flight or held; bounded like the others; the rest: uniform up to the horizon)
   idleHorizonMs: 150, // horizon: the horizon when the program has no timer of its own pending
-  followProb: 0.35,  // horizon: ioProb is multiplied by this while a completion waits for others to run (one reversal at a time)
+  followProb: 0.35,  // horizon: ioProb is multiplied by this while a completion waits for others to run or to be last (one reversal at a time)
   timerLateProb: 0.1, // horizon: probability that a fired timer runs late (and every timer due after it)
   lateMs: 20,        // horizon: largest lateness of a late timer in ms
   lateLoopProb: 0.5, // horizon: probability that a late timer's phase also runs every other fired timer
@@ -36,6 +37,7 @@ const DEFAULTS = {
  */
 function horizonDelay(p, rng, /** @type {any} */ ev) {
   const { horizonOf } = require('./horizons.cjs');
+  const { S } = require('./scheduler.cjs');
   const h = horizonOf(ev, p.guards !== 0);
   let far = 0;
   for (const x of h.cross) if (x > far) far = x;
@@ -45,6 +47,8 @@ function horizonDelay(p, rng, /** @type {any} */ ev) {
   if (r < p.shortShare) d = rng.int(0, 3);
   else if (r < p.shortShare + p.crossShare && h.cross.length) d = Math.ceil(h.cross[rng.int(0, h.cross.length - 1)]) + rng.int(1, 4);
   else if (r < p.shortShare + p.crossShare + p.nextShare) { ev.waitFor = rng.int(1, 3); d = Math.max(horizon, p.idleHorizonMs); }
+  // one completion at a time waits to be last: two would only keep their order
+  else if (r < p.shortShare + p.crossShare + p.nextShare + p.lastShare && S.quiet.size === 0) { ev.last = true; d = Math.max(horizon, p.idleHorizonMs); }
   else d = rng.int(1, horizon);
   return Math.min(d, h.guard);
 }
@@ -135,7 +139,7 @@ function makeStrategy(name, params, rng) {
     }
     case 'horizon': {
       require('./horizons.cjs').installGuards();
-      const keys = ['ioProb', 'closeProb', 'crossShare', 'shortShare', 'nextShare', 'idleHorizonMs', 'followProb', 'timerLateProb', 'lateMs', 'lateLoopProb', 'guards'];
+      const keys = ['ioProb', 'closeProb', 'crossShare', 'shortShare', 'nextShare', 'lastShare', 'idleHorizonMs', 'followProb', 'timerLateProb', 'lateMs', 'lateLoopProb', 'guards'];
       /** @type {Record<string, number>} */
       const used = {};
       for (const k of keys) used[k] = /** @type {any} */ (p)[k];
@@ -146,7 +150,7 @@ function makeStrategy(name, params, rng) {
           if (ev.kind === 'timeout') return rng.next() < p.timerLateProb ? rng.int(1, Math.max(1, p.lateMs)) : -1;
           const { S } = require('./scheduler.cjs');
           const base = ev.kind === 'close' ? p.closeProb : p.ioProb;
-          const prob = S.waiters.size > 0 && ev.kind !== 'close' ? base * p.followProb : base;
+          const prob = (S.waiters.size > 0 || S.quiet.size > 0) && ev.kind !== 'close' ? base * p.followProb : base;
           return rng.next() < prob ? horizonDelay(p, rng, ev) : -1;
         },
         pick: (heads) => { let b = 0; for (let i = 1; i < heads.length; i++) if (heads[i].ripeAt < heads[b].ripeAt) b = i; return b; },
