@@ -2,10 +2,21 @@
 //   stack text --parseStack--> frames (noise marked by the pattern table)
 //   finding    --crashState--> {kind, type, top frames, signature, title, normalizedMessage}
 //   state + existing buckets --chooseBucket--> exact | similar | new (+ alternatives scored)
+//   state + a bucket --matchesBucket--> same bug or not (the one rule every path uses)
 // No I/O, no clock, no randomness: the same input always gives the same output.
 export { parseStack } from "./internal/parse-stack";
 export { crashState } from "./internal/crash-state";
 export { chooseBucket } from "./internal/choose-bucket";
+export {
+  matchesBucket,
+  isSameBug,
+  stateAsBucket,
+  findingAsBucket,
+  bucketCandidate,
+  type MatchableState,
+  type SameBugOptions,
+  type StoredBucket,
+} from "./internal/same-bug";
 export { normalizeMessage, type NormalizeOptions } from "./internal/normalize";
 export { similarity, compareStates, stringSimilarity, type Comparable, type Comparison } from "./internal/similarity";
 export { frameKey } from "./internal/frames";
