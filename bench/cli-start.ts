@@ -1,7 +1,8 @@
 // Start-up time of the `fuzzfarm` command against plain `node`, measured in
 // one run (rounds interleave every variant, medians reported), for:
 //   dev        the checkout's launcher (apps/cli/bin/fuzzfarm.mjs: TypeScript through tsx)
-//   built      the checkout's build (apps/cli/dist/fuzzfarm.js; built first when missing or with --build)
+//   built      the checkout's build (apps/cli/dist/fuzzfarm.cjs; built first when missing or with --build);
+//              "node --timeout" needs a parent process (the launcher's kill of a blocked loop): the spawned path
 //   installed  the packed tarball installed in a project (--installed DIR, or --pack to pack and install one)
 // Targets (issue 12): `fuzzfarm --help` <= 0.3 s; `fuzzfarm node empty.js` <= 1.5x `node empty.js`.
 //   node --import tsx bench/cli-start.ts [--runs 15] [--build] [--installed DIR | --pack]
@@ -27,7 +28,7 @@ function sh(cmd: string, args: string[], cwd = root): string {
   return r.stdout;
 }
 
-const built = join(root, "apps", "cli", "dist", "fuzzfarm.js");
+const built = join(root, "apps", "cli", "dist", "fuzzfarm.cjs");
 if (flag("--build") || !existsSync(built)) sh(process.execPath, [join(root, "scripts", "build.mjs")]);
 
 let installedBin: string | undefined = value("--installed") ? join(value("--installed")!, "node_modules", ".bin", "fuzzfarm") : undefined;
@@ -51,6 +52,7 @@ const variants: Variant[] = [
   { name: "dev: fuzzfarm node empty.js", cmd: process.execPath, args: [join(root, "apps", "cli", "bin", "fuzzfarm.mjs"), "node", empty] },
   { name: "built: fuzzfarm --help", cmd: process.execPath, args: [built, "--help"] },
   { name: "built: fuzzfarm node empty.js", cmd: process.execPath, args: [built, "node", empty] },
+  { name: "built: fuzzfarm node --timeout", cmd: process.execPath, args: [built, "node", "--timeout", "60000", empty] },
 ];
 if (installedBin) {
   variants.push({ name: "installed: fuzzfarm --help", cmd: installedBin, args: ["--help"] });

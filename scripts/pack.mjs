@@ -30,7 +30,7 @@ function fail(m) {
 /** Workspace package folders (packages/x, apps/y) the bundle holds code of, read from esbuild's metafile. */
 function bundledWorkspaceDirs(meta) {
   const dirs = new Set();
-  for (const m of [meta.cli, meta.node])
+  for (const m of [meta.cli, meta.node, meta.entry])
     for (const input of Object.keys(m.inputs)) {
       const x = /^((?:packages|apps)\/[^/]+)\//.exec(input);
       if (x) dirs.add(x[1]);
@@ -41,7 +41,7 @@ function bundledWorkspaceDirs(meta) {
 /** Bare package names the bundle imports at run time. */
 function externalPackages(meta) {
   const names = new Set();
-  for (const m of [meta.cli, meta.node])
+  for (const m of [meta.cli, meta.node, meta.entry])
     for (const out of Object.values(m.outputs))
       for (const i of out.imports) {
         if (!i.external || i.path.startsWith("node:") || i.path.startsWith(".")) continue;
@@ -95,7 +95,7 @@ const manifest = {
   version: cliPkg.version,
   description: rootPkg.description,
   type: "module",
-  bin: { fuzzfarm: "dist/fuzzfarm.js" },
+  bin: { fuzzfarm: "dist/fuzzfarm.cjs" },
   files: ["dist"],
   engines: rootPkg.engines,
   dependencies: Object.fromEntries(Object.entries(dependencies).sort()),

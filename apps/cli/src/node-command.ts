@@ -2,4 +2,4 @@
 // so the bundle keeps only what it reaches (scripts/build.mjs marks the
 // workspace packages free of import side effects): a drop-in `node` must not
 // load the farm engine, its schemas or the database client.
-export { runNodeCli } from "@fuzzfarm/engine-node";
+export { runNodeCli, startNodeCliInProcess } from "@fuzzfarm/engine-node";

@@ -4,9 +4,11 @@
 //
 //   nodeEngine       the farm's Engine<'node'> (selfTest, run, reproduce)
 //   runNodeCli       the `fuzzfarm node ...` command
+//   startNodeCliInProcess  the same command run in the caller's process, when it needs no parent
 //   minimizeSchedule delta debugging over held callbacks, with an explanation
 export { nodeEngine } from "./internal/engine";
 export { runNodeCli, type CliIo } from "./internal/cli";
+export { startNodeCliInProcess } from "./internal/in-process";
 export { HELP as NODE_CLI_HELP } from "./internal/cli-args";
 export { minimizeSchedule, type MinimizeOptions, type MinimizeResult } from "./internal/minimize";
 export { describeEvent, explainHolds } from "./internal/explain";

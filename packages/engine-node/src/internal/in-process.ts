@@ -1,0 +1,137 @@
+// `fuzzfarm node script.js` without a second process: the preload is
+// required into this very process and the program runs as its main module
+// (Module.runMain, as `node script.js` does). A drop-in `node` that test
+// runners start hundreds of times then costs one Node start-up instead of two
+// (bench/cli-start.ts).
+//
+// Only for runs that need nothing from a parent process: no --timeout (its
+// last resort is the parent killing a blocked loop), no --trace-out,
+// --report, --replay, --minimize or --runs (the parent reads the trace and
+// runs again), no TypeScript target (tsx's loader goes in with node flags),
+// and a process started without node flags or NODE_OPTIONS (the spawned run
+// gets neither). Everything else the spawned run does happens here too:
+//   - the config file and UV_THREADPOOL_SIZE=1 (record/replay) reach the
+//     preload through the environment before it loads. The caller must not
+//     have used libuv's thread pool yet (a pool of 4 is fixed at its first
+//     use; an ES module entry point has used it: Node reads it with
+//     fs.promises): only the built CommonJS entry calls this;
+//   - the stall watchdog and the hang report (exit 124) are the preload's;
+//   - the interceptor's frames, and this command's own, are removed from
+//     what reaches stderr (error reports and stderr writes), as the launcher
+//     removes them from the child's stderr;
+//   - a failing run ends with the same "failure with --strategy S --seed N"
+//     line (written at exit: for an uncaught error, before Node's report of
+//     it, which Node writes after the exit listeners ran);
+//   - exit codes are the program's own, and a signal ends this process as it
+//     ends `node script.js` (the launcher exits 128+N instead).
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import Module, { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { parseCliArgs, type CliOptions } from "./cli-args";
+import { PRELOAD, PRELOAD_DIR, execArgvFor } from "./paths";
+import { fingerprint, type Trace } from "./trace";
+
+/** Whether this run can go without a parent process (see the header). */
+export function runsInProcess(o: CliOptions, proc: Pick<NodeJS.Process, "env" | "execArgv"> = process): boolean {
+  return !o.help && o.script !== null && !o.minimize && !o.replay && !o.traceOut && !o.report && o.runs === 1 && o.timeoutMs === 0 &&
+    execArgvFor(o.script).length === 0 && !proc.env.NODE_OPTIONS && proc.execArgv.length === 0;
+}
+
+/**
+ * `fuzzfarm node ...` (argv: what follows `node`) started in this process
+ * when the run allows it: returns true once the program has started (this
+ * process is the program from then on), false when the command needs
+ * runNodeCli (options that need a parent, help, usage errors). Call it from
+ * a CommonJS entry point before anything used the thread pool.
+ * @param ownFiles files of the caller whose stack frames are removed like the interceptor's
+ */
+export function startNodeCliInProcess(argv: string[], ownFiles: string[] = []): boolean {
+  let o: CliOptions;
+  try { o = parseCliArgs(argv); } catch { return false; }
+  if (!runsInProcess(o)) return false;
+  const script = resolve(o.script!);
+  if (!existsSync(script)) return false;
+
+  // the range of the launcher's randomInt(0, 2 ** 31 - 1), without loading node:crypto at start-up
+  const seed = o.seed ?? Math.floor(Math.random() * (2 ** 31 - 1));
+  const record = o.strategy !== "none";
+  const dir = mkdtempSync(join(tmpdir(), "ff-node-"));
+  const traceOut = join(dir, "trace.json");
+  const cfgFile = join(dir, "cfg.json");
+  writeFileSync(cfgFile, JSON.stringify({
+    strategy: o.strategy, params: o.params, seed, traceOut, timeoutMs: 0, stallMs: o.stallMs, record, root: process.cwd(), replay: null, coverage: false,
+  }));
+  process.env.FUZZFARM_NODE = cfgFile;
+  if (record) process.env.UV_THREADPOOL_SIZE = "1";
+  stripOwnFramesFromStderr([PRELOAD_DIR, ...ownFiles]);
+  // The preload reads (and removes) FUZZFARM_NODE, installs its hooks and its exit listener, which writes the trace.
+  createRequire(PRELOAD)(PRELOAD);
+  // Registered after the preload's: the trace is written when this runs.
+  process.on("exit", (code) => {
+    try {
+      if (code !== 0) {
+        const trace = readTrace(traceOut);
+        const strat = trace ? trace.strategy.name : o.strategy;
+        process.stderr.write(`fuzzfarm node: ${trace?.hang ? "hang" : "failure"} with --strategy ${o.strategy} --seed ${seed}` +
+          ` (${strat}, fingerprint ${trace ? fingerprint(trace) : ""})\n`);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+  process.argv = [process.argv[0]!, script, ...o.args];
+  // Not caught: an error of the program's first turn is the program's uncaught error, as under node.
+  (Module as unknown as { runMain(main: string): void }).runMain(script);
+  return true;
+}
+
+function readTrace(file: string): Trace | null {
+  try { return JSON.parse(readFileSync(file, "utf8")) as Trace; } catch { return null; }
+}
+
+/**
+ * Lines naming one of `needles` are dropped from uncaught-error reports
+ * (Node prints err.stack after the monitors ran) and from writes to
+ * process.stderr. The stream is wrapped when the program first touches it,
+ * so a program that never writes to stderr never opens it, as under node.
+ */
+function stripOwnFramesFromStderr(needles: string[]): void {
+  const strip = (s: string) => (needles.some((n) => s.includes(n)) || s.includes(RUN_MAIN_FRAME) ? stripLines(s, needles) : s);
+  process.on("uncaughtExceptionMonitor", (err) => {
+    if (!(err instanceof Error) || typeof err.stack !== "string") return;
+    try { err.stack = strip(err.stack); } catch { /* a frozen error keeps its stack */ }
+  });
+  const desc = Object.getOwnPropertyDescriptor(process, "stderr");
+  if (!desc?.get || !desc.configurable) return;
+  const getStderr = desc.get;
+  let wrapped = false;
+  Object.defineProperty(process, "stderr", {
+    configurable: true, enumerable: desc.enumerable,
+    get() {
+      const stream = getStderr.call(process) as NodeJS.WriteStream;
+      if (!wrapped) {
+        wrapped = true;
+        const write = stream.write;
+        stream.write = function (this: NodeJS.WriteStream, chunk: unknown, ...rest: unknown[]) {
+          const text = typeof chunk === "string" ? chunk : Buffer.isBuffer(chunk) && needles.some((n) => chunk.includes(n)) ? chunk.toString() : null;
+          return (write as (...a: unknown[]) => boolean).call(this, text === null ? chunk : strip(text), ...rest);
+        } as typeof stream.write;
+      }
+      return stream;
+    },
+  });
+}
+
+/** The frame that runs the program's main module; below it, a stack holds this command's own start-up. */
+const RUN_MAIN_FRAME = "executeUserEntryPoint [as runMain]";
+
+/** Drops lines naming a needle, and the frames below the main module's runner (under node: one line, run_main_module). */
+function stripLines(s: string, needles: string[]): string {
+  let below = false;
+  return s.split("\n").filter((l) => {
+    if (below && /^\s+at /.test(l)) return false;
+    below = l.includes(RUN_MAIN_FRAME);
+    return !needles.some((n) => l.includes(n));
+  }).join("\n");
+}
