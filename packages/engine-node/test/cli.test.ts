@@ -86,7 +86,8 @@ test("trace, report, replay and minimize on a failing example", async () => {
     if (r.code === found.code && /callback called 2 times/.test(r.stderr)) reproduced++;
     else misses.push(`exit ${r.code}: ${r.stderr.trim().split("\n").slice(-3).join(" | ")}`);
   }
-  assert.ok(reproduced >= 2, `replay reproduced ${reproduced}/3 (found with exit ${found.code}); misses: ${misses.join("; ")}`);
+  const recorded = `${trace.strategy.name} seed ${trace.seed}: ${trace.events.map((e: { seq: number; kind: string; held: boolean; t: number; tp?: boolean }) => `${e.seq}:${e.kind}${e.held ? "*" : ""}${e.tp ? "+" : ""}@${e.t}`).join(" ")}`;
+  assert.ok(reproduced >= 2, `replay reproduced ${reproduced}/3 (found with exit ${found.code}; ${recorded}); misses: ${misses.join("; ")}`);
 
   const m = await cli(["--minimize", traceFile, script]);
   assert.equal(m.code, 0, m.stderr);

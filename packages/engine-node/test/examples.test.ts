@@ -31,7 +31,8 @@ test("ten examples, each with a fixed twin", () => {
 
 test(`plain node fails each example in under 5% of ${PLAIN_RUNS} runs`, async () => {
   for (const ex of EX) {
-    const codes = await mapLimit(Array.from({ length: PLAIN_RUNS }), 6, () => plainNode(ex.buggy));
+    // two at a time: more lanes than cores load the machine, and these examples race real I/O against timers
+    const codes = await mapLimit(Array.from({ length: PLAIN_RUNS }), 2, () => plainNode(ex.buggy));
     const fails = codes.filter((c) => c !== 0).length;
     assert.ok(fails < PLAIN_RUNS * 0.05, `${ex.name}: plain node failed ${fails}/${PLAIN_RUNS}`);
   }

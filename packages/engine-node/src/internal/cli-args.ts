@@ -39,11 +39,12 @@ Options:
                         pct      random site priorities, d-1 priority drops;
                                  low priority = longer hold
                         horizon  delays sized by the program's own timers (cross
-                                 one, wait for 1..3 other callbacks), bounded by
+                                 one, wait for 1..3 other callbacks or until
+                                 nothing else is in flight), bounded by
                                  its guards (socket idle timeouts, timers armed
                                  with the operation); close callbacks deferred;
                                  timers and whole loop turns run late
-                        mix      per run: horizon 8/10, pct 1/10, shuffle 1/10,
+                        mix      per run: horizon 9/10, pct 1/10,
                                  parameters drawn too
                         none     no perturbation (record only)
   --hold-prob P       shuffle: probability a completion is held (default 0.8)
