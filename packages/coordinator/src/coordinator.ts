@@ -124,8 +124,7 @@ export async function startCoordinator(opts: CoordinatorOptions): Promise<Coordi
       const camp = await db.prisma.campaign.findUnique({ where: { id: r.campaignId }, include: { target: true } });
       if (!camp) throw new UnrecoverableError(`result for unknown campaign ${r.campaignId}`);
       if (r.kind !== "fuzz") {
-        const row = await db.prisma.job.findUnique({ where: { id: r.jobId }, select: { payload: true } });
-        const bucketId = (row?.payload as { bucketId?: string } | undefined)?.bucketId;
+        const bucketId = r.bucketId;
         if (!bucketId) throw new UnrecoverableError(`${r.kind} result ${r.jobId} for no known bucket`);
         log(await applyMaintenanceResult(db, queues, r, bucketId, opts.rootDir, maintenance));
         await publishEvent(queues.connection, queues.prefix, { type: "bucket", bucketId, action: r.kind }).catch(() => {});

@@ -3,5 +3,5 @@ export { startCoordinator, type Coordinator, type CoordinatorOptions, type NewCa
 export { PLANNERS, type CampaignPlanConfig } from "./planners/index";
 export { validateCampaignConfig } from "./validate-campaign";
 export { nudgeNumbers } from "./planners/nudge";
-export { enqueueReplay, enqueueMinimize, DEFAULT_MAINTENANCE, type MaintenanceOptions } from "./maintenance";
+export { enqueueReplay, enqueueMinimize, sameBugRule, countReplayHits, DEFAULT_MAINTENANCE, type MaintenanceOptions } from "./maintenance";
 export { classifyFindings } from "./classify";

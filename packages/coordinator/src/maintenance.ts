@@ -1,9 +1,11 @@
 // Maintenance jobs the coordinator schedules for buckets: a replay job per
 // new bucket (its reproduction rate), then a minimize job once it reproduced.
-// They go to the maintenance queues so they never starve fuzzing.
-import { chooseBucket, crashState, normalizeMessage } from "@fuzzfarm/triage";
-import { Reproducer, findingKind, type JobPayloadInput, type JobResult } from "@fuzzfarm/protocol";
-import { applyMinimized, applyReplay, insertJobs, type Db } from "@fuzzfarm/db";
+// They go to the maintenance queues so they never starve fuzzing. Hits and
+// minimization both keep to triage's one "same bug" rule: the minimize job
+// carries the bucket, its neighbours and the root they were classified with.
+import { bucketCandidate, isSameBug } from "@fuzzfarm/triage";
+import { Reproducer, type JobPayloadInput, type JobResult, type SameBugRule } from "@fuzzfarm/protocol";
+import { applyMinimized, applyReplay, bucketCandidates, insertJobs, type Db } from "@fuzzfarm/db";
 import { enqueueJob, type FarmQueues } from "@fuzzfarm/queue";
 import { parseJob } from "@fuzzfarm/protocol";
 
@@ -20,7 +22,7 @@ export interface MaintenanceOptions {
 
 export const DEFAULT_MAINTENANCE: MaintenanceOptions = { replayRuns: 20, replaySeconds: 120, minimizeRuns: 400, minimizeSeconds: 60 };
 
-async function enqueueFor(db: Db, queues: FarmQueues, bucketId: string, kind: "replay" | "minimize", m: MaintenanceOptions): Promise<void> {
+async function enqueueFor(db: Db, queues: FarmQueues, bucketId: string, kind: "replay" | "minimize", m: MaintenanceOptions, sameBug?: SameBugRule): Promise<void> {
   const b = await db.prisma.crashBucket.findUnique({
     where: { id: bucketId },
     include: { target: true, reports: { orderBy: { createdAt: "asc" }, take: 1, include: { campaign: true } } },
@@ -42,6 +44,7 @@ async function enqueueFor(db: Db, queues: FarmQueues, bucketId: string, kind: "r
     options: { ...(config.options ?? {}), ...repro.data.options } as never,
     bucketId,
     reproducer: repro.data,
+    ...(sameBug ? { sameBug } : {}),
   } as JobPayloadInput;
   const job = parseJob(payload);
   await insertJobs(db, [{ id: job.jobId, campaignId: job.campaignId, kind, payload: job }]);
@@ -49,38 +52,45 @@ async function enqueueFor(db: Db, queues: FarmQueues, bucketId: string, kind: "r
 }
 
 export const enqueueReplay = (db: Db, q: FarmQueues, bucketId: string, m = DEFAULT_MAINTENANCE) => enqueueFor(db, q, bucketId, "replay", m);
-export const enqueueMinimize = (db: Db, q: FarmQueues, bucketId: string, m = DEFAULT_MAINTENANCE) => enqueueFor(db, q, bucketId, "minimize", m);
+/** `rootDir`: the root the bucket was classified with (the coordinator's), so the worker keeps the same bug. */
+export async function enqueueMinimize(db: Db, q: FarmQueues, bucketId: string, rootDir: string, m = DEFAULT_MAINTENANCE): Promise<void> {
+  const sameBug = await sameBugRule(db, bucketId, rootDir);
+  if (!sameBug) throw new Error(`no minimize for bucket ${bucketId}: the bucket is gone`);
+  await enqueueFor(db, q, bucketId, "minimize", m, sameBug);
+}
 
-/** How many of a replay job's runs failed the way the bucket's first report did. */
-async function countHits(db: Db, r: JobResult, bucketId: string, rootDir: string): Promise<number> {
+/**
+ * A bucket as the "same bug" rule compares against it (triage's matchesBucket): the bucket with its first
+ * report's normalized message, and the target's other same-kind buckets, exactly the candidates
+ * classification sees, all relative to the coordinator's `rootDir`. Null when the bucket is gone.
+ */
+export async function sameBugRule(db: Db, bucketId: string, rootDir: string): Promise<SameBugRule | null> {
   const b = await db.prisma.crashBucket.findUnique({ where: { id: bucketId }, include: { reports: { orderBy: { createdAt: "asc" }, take: 1 } } });
-  if (!b) return 0;
-  const candidate = {
-    id: b.id,
-    signature: b.signature,
-    kind: b.kind,
-    frames: b.frames as never,
-    normalizedMessage:
-      (b.reports[0]?.triage as { normalizedMessage?: string } | null)?.normalizedMessage ?? normalizeMessage(b.reports[0]?.message ?? "", { rootDir }),
-  };
-  const ownSignature = (b.reports[0]?.triage as { ownSignature?: string } | null)?.ownSignature;
-  let hits = 0;
-  for (const f of r.findings) {
-    if (findingKind(f) !== b.kind) continue;
-    const s = crashState(f, { rootDir });
-    if (s.signature === b.signature || s.signature === ownSignature || chooseBucket(s, [candidate]).bucketId === b.id) hits++;
-  }
-  return hits;
+  if (!b) return null;
+  const first = b.reports[0];
+  const bucket = bucketCandidate(
+    { ...b, normalizedMessage: (first?.triage as { normalizedMessage?: string } | null)?.normalizedMessage, message: first?.message },
+    { rootDir },
+  );
+  const others = (await bucketCandidates(db, b.targetId, b.kind)).filter((o) => o.id !== b.id).map((o) => bucketCandidate(o, { rootDir }));
+  return { rootDir, bucket, others };
+}
+
+/** How many of a replay job's runs are the bucket's bug (triage's matchesBucket, the rule classification uses). */
+export async function countReplayHits(db: Db, r: Pick<JobResult, "findings">, bucketId: string, rootDir: string): Promise<number> {
+  const rule = await sameBugRule(db, bucketId, rootDir);
+  if (!rule) return 0;
+  return r.findings.filter((f) => isSameBug(f, rule.bucket, rule)).length;
 }
 
 /** Apply a replay or minimize result; returns a line for the log. */
 export async function applyMaintenanceResult(db: Db, queues: FarmQueues, r: JobResult, bucketId: string, rootDir: string, m = DEFAULT_MAINTENANCE): Promise<string> {
   const error = r.error ? `${r.error.kind}: ${r.error.message}` : undefined;
   if (r.kind === "replay") {
-    const hits = error ? 0 : await countHits(db, r, bucketId, rootDir);
+    const hits = error ? 0 : await countReplayHits(db, r, bucketId, rootDir);
     // The minimize job exists before the replay is marked done, so "no open maintenance job" means both ended.
     // A minimize job that cannot be built must not cost the replay its result: the reason goes to the log line.
-    const noMinimize = hits > 0 ? await enqueueMinimize(db, queues, bucketId, m).then(() => "", (e: Error) => `; ${e.message}`) : "";
+    const noMinimize = hits > 0 ? await enqueueMinimize(db, queues, bucketId, rootDir, m).then(() => "", (e: Error) => `; ${e.message}`) : "";
     await applyReplay(db, { jobId: r.jobId, workerId: r.workerId, bucketId, runs: r.execs, hits, busyMs: r.busyMs, error });
     return `bucket ${bucketId} reproduced ${hits}/${r.execs}${noMinimize}`;
   }

@@ -16,5 +16,5 @@ export { execute, type Execution } from "./internal/execute";
 export { WarmPool } from "./internal/warm";
 export type { RunSpec, RunResult } from "./internal/spawn";
 export { fingerprint, racePairs, toReplaySpec, type Trace, type TraceEvent, type ReplaySpec } from "./internal/trace";
-export { failureSignature } from "./internal/outcome";
+export { sameFailureAs, FailureSet } from "./internal/same-failure";
 export { raceCandidates, GuidePicker, guideParams, siteHash, API_WEIGHT, type RacePairCandidate } from "./internal/guide";

@@ -7,7 +7,8 @@
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { execute, WarmPool, failureSignature, toReplaySpec, type Execution } from "../src/index";
+import { dirname } from "node:path";
+import { execute, WarmPool, sameFailureAs, toReplaySpec, type Execution } from "../src/index";
 import { examples, mapLimit } from "./helpers";
 
 const pool = new WarmPool(3);
@@ -73,10 +74,12 @@ test("replaying a failing run's schedule reproduces it at least 9 times in 10, f
       rec = pair.find((r) => r.outcome.kind !== "ok") ?? null;
     }
     if (!rec) { rows.push(`${ex.name}: no failing run recorded`); continue; }
-    const sig = failureSignature(rec.outcome);
+    if (rec.outcome.kind === "ok") throw new Error("unreachable: the recorded run failed");
+    const same = sameFailureAs(rec.outcome, dirname(ex.buggy));
+    const sig = rec.outcome.message;
     const replays = await mapLimit(Array.from({ length: 10 }), 2, () =>
       execute({ script: ex.buggy, args: [], strategy: "none", params: {}, seed: 0, timeoutMs: 10_000, replay: toReplaySpec(rec!.trace!) }));
-    const k = replays.filter((r) => failureSignature(r.outcome) === sig).length;
+    const k = replays.filter((r) => same(r.outcome)).length;
     rows.push(`${ex.name}: ${k}/10`);
     assert.ok(k >= 9, `${ex.name}: replay reproduced ${k}/10 (${sig})`);
   }

@@ -1,10 +1,11 @@
-// Pure parts: argument parsing, race pairs, fingerprints, explanations, failure signatures.
+// Pure parts: argument parsing, race pairs, fingerprints, explanations, same-failure checks.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { parseCliArgs } from "../src/internal/cli-args";
 import { racePairs, fingerprint, type TraceEvent } from "../src/internal/trace";
 import { explainHolds } from "../src/internal/explain";
-import { normalizeMessage } from "../src/internal/outcome";
+import { FailureSet, sameFailureAs } from "../src/internal/same-failure";
+import type { Finding } from "@fuzzfarm/protocol";
 
 const ev = (seq: number, kind: string, site: string, reg: number, arr: number, del: number, extra: Partial<TraceEvent> = {}): TraceEvent => ({
   seq, id: `${kind}@${site}#1.0`, kind, site, api: "", async: 0, trigger: 0, held: false, delay: -1, reg, arr, del, t: 0, ...extra,
@@ -39,10 +40,19 @@ test("an explanation names what a held callback was delayed past", () => {
   assert.deepEqual(lines, ["fs.readFile callback (lib/cache.js:42) delayed past the timer set at lib/cache.js:57"]);
 });
 
-test("failure signatures ignore temp paths, quoted values and numbers", () => {
-  assert.equal(
-    normalizeMessage("Error: EEXIST: file already exists, mkdir '/tmp/race-mkdir-AbC123/cache'"),
-    normalizeMessage("Error: EEXIST: file already exists, mkdir '/tmp/race-mkdir-Zz9/cache'"),
+const thrown = (fn: string, line: number, msg: string): Finding => ({
+  kind: "crash", crashKind: "uncaught", message: `Error: ${msg}`, reproducer: { engine: "node", options: {} }, detail: {},
+  stack: `Error: ${msg}\n    at ${fn} (/srv/app/lib/cache.js:${line}:11)\n    at main (/srv/app/index.js:${line + 3}:3)\n    at node:internal/process/task_queues:95:5`,
+});
+
+test("same failure: temp paths, numbers and line numbers do not split a bug; another throwing function does", () => {
+  const same = sameFailureAs(thrown("mkdirCache", 12, "EEXIST: file already exists, mkdir '/tmp/race-AbC123/cache'"), "/srv/app");
+  assert.equal(same(thrown("mkdirCache", 40, "EEXIST: file already exists, mkdir '/tmp/race-Zz9/cache'")), true);
+  assert.equal(same(thrown("writeCache", 12, "EEXIST: file already exists, mkdir '/tmp/race-AbC123/cache'")), false);
+  assert.equal(same({ kind: "ok" }), false);
+  const set = new FailureSet("/srv/app");
+  assert.deepEqual(
+    [thrown("inc", 3, "lost update: hits=1, expected 2"), thrown("inc", 9, "lost update: hits=0, expected 2"), thrown("dec", 3, "lost update: hits=1, expected 2")].map((f) => set.add(f)),
+    [true, false, true],
   );
-  assert.equal(normalizeMessage("lost update: hits=1, expected 2"), normalizeMessage("lost update: hits=0, expected 2"));
 });

@@ -10,6 +10,7 @@ export * from "./outcome";
 export * from "./job";
 export * from "./result";
 export * from "./engine";
+export { SameBugRule, RuleBucket, RuleFrame, MAX_RULE_BUCKETS } from "./same-bug";
 export { splitArgv, splitOutsideQuotes } from "./argv";
 export { isUnderTargetRoots } from "./target-roots";
 export { InputOptions } from "./options/input";

@@ -17,6 +17,7 @@ import { InputOptions } from "./options/input";
 import { NodeOptions } from "./options/node";
 import { WasmOptions } from "./options/wasm";
 import { Reproducer } from "./outcome";
+import { SameBugRule } from "./same-bug";
 
 export const ENGINE_NAMES = ["input", "node", "wasm"] as const;
 export type EngineName = (typeof ENGINE_NAMES)[number];
@@ -60,6 +61,8 @@ const jobBase = {
   /** replay / minimize jobs: the bucket and the reproducer to work on. */
   bucketId: z.string().optional(),
   reproducer: Reproducer.optional(),
+  /** minimize jobs: the bug to keep (triage's matchesBucket with the coordinator's buckets and root). */
+  sameBug: SameBugRule.optional(),
 };
 
 export const JobPayload = z.discriminatedUnion("engine", [

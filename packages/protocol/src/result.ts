@@ -56,6 +56,8 @@ export const JobResult = EngineResult.extend({
   workerId: z.string().min(1),
   engine: z.enum(ENGINE_NAMES),
   kind: z.enum(["fuzz", "replay", "minimize"]).default("fuzz"),
+  /** replay / minimize results: the bucket of the job (the coordinator applies the result to it). */
+  bucketId: z.string().min(1).optional(),
   startedAt: z.string(),
   finishedAt: z.string(),
 });

@@ -4,3 +4,4 @@ export { loadEngines, type EngineOptions } from "./engines";
 export { checkJobPolicy, type JobPolicy } from "./policy";
 export { probeNetSandbox, resolveSandbox, jobSandbox, NET_SANDBOX_PREFIX, type SandboxMode, type SandboxProbeOptions, type ResolvedSandbox } from "./sandbox";
 export { ddmin, type DdminOptions } from "./maintenance/ddmin";
+export { minimizeCheck } from "./maintenance/minimize";

@@ -215,6 +215,8 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
       workerId: id,
       engine: payload.engine,
       kind: payload.kind,
+      // replay / minimize results name their bucket, so the coordinator need not read the payload back
+      ...(payload.kind !== "fuzz" && payload.bucketId ? { bucketId: payload.bucketId } : {}),
       startedAt: started.toISOString(),
       finishedAt: new Date().toISOString(),
     });

@@ -1,24 +1,29 @@
 // `fuzzfarm repro <bucket>`: replay a bucket's reproducer locally with its
-// engine and say whether the same crash came back (exit 0 yes, 1 no).
+// engine and say whether the same crash came back (exit 0 yes, 1 no). "The
+// same crash" is triage's one rule (matchesBucket) against the bucket and the
+// target's other buckets, with the root the farm's coordinator classifies with.
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { getBucket } from "@fuzzfarm/db";
-import { FuzzFarmError, Reproducer, findingKind, type EngineName, type Outcome } from "@fuzzfarm/protocol";
+import { FuzzFarmError, Reproducer, findingKind, type EngineName, type Outcome, type SameBugRule } from "@fuzzfarm/protocol";
+import { sameBugRule } from "@fuzzfarm/coordinator";
 import { loadEngines } from "@fuzzfarm/worker";
-import { chooseBucket, crashState, normalizeMessage } from "@fuzzfarm/triage";
+import { isSameBug } from "@fuzzfarm/triage";
 import type { Config } from "@fuzzfarm/config";
 import { openFarm, PROJECT_ROOT } from "../context";
 
 export async function reproCommand(id: string, f: { runs?: number; json?: boolean }, config: Config, out = process.stdout): Promise<number> {
   const farm = await openFarm(config);
   let bucket;
+  let rule: SameBugRule | null = null;
   try {
     bucket = await getBucket(farm.db, id);
+    if (bucket) rule = await sameBugRule(farm.db, id, PROJECT_ROOT);
   } finally {
     await farm.close();
   }
-  if (!bucket) throw new FuzzFarmError("FF_ERR_NOT_FOUND", `no bucket ${id}`);
+  if (!bucket || !rule) throw new FuzzFarmError("FF_ERR_NOT_FOUND", `no bucket ${id}`);
   const report = bucket.reports[0];
   if (!report) throw new FuzzFarmError("FF_ERR_NOT_FOUND", `bucket ${id} has no report to replay`);
   const repro = Reproducer.parse((report.artifact as { reproducer?: unknown }).reproducer);
@@ -32,7 +37,7 @@ export async function reproCommand(id: string, f: { runs?: number; json?: boolea
     for (let i = 0; i < runs; i++) {
       const o = await engines[0].reproduce({ path: bucket.target.path }, repro, { signal: new AbortController().signal, workDir });
       outcomes.push(o);
-      if (sameBug(o, bucket, (report.triage as { normalizedMessage?: string } | null)?.normalizedMessage ?? normalizeMessage(report.message, { rootDir: PROJECT_ROOT }))) hits++;
+      if (reproducedBucket(o, rule)) hits++;
     }
   } finally {
     await rm(workDir, { recursive: true, force: true });
@@ -47,9 +52,7 @@ export async function reproCommand(id: string, f: { runs?: number; json?: boolea
   return hits > 0 ? 0 : 1;
 }
 
-function sameBug(o: Outcome, b: { id: string; kind: string; signature: string; frames: unknown }, normalizedMessage: string): boolean {
-  if (o.kind === "ok" || findingKind(o) !== b.kind) return false;
-  const state = crashState(o, { rootDir: PROJECT_ROOT });
-  if (state.signature === b.signature) return true;
-  return chooseBucket(state, [{ id: b.id, signature: b.signature, kind: b.kind, frames: b.frames as never, normalizedMessage }]).bucketId === b.id;
+/** Whether a repro run is the bucket's bug: triage's one rule with the farm's buckets and root (as replay jobs count). */
+export function reproducedBucket(o: Outcome, rule: SameBugRule): boolean {
+  return isSameBug(o, rule.bucket, rule);
 }

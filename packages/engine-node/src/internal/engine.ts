@@ -6,7 +6,7 @@
 // recorded schedule (detail.reproduced = "k/n"). The first (unperturbed) run
 // is also the observation run of guided search (guide.ts): every 4th run
 // postpones one callback of a racing pair until the other has run.
-import { resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 import { randomInt } from "node:crypto";
 import {
   FuzzFarmError, type Engine, type EngineResultInput, type Finding, type JobFor, type Outcome, type Reproducer,
@@ -16,7 +16,7 @@ import { minimizeSchedule } from "./minimize";
 import { FUZZ_DRIVER } from "./paths";
 import { exportsFuzz, InputSource, writeInput } from "./fuzz-input";
 import { execute, type Execution } from "./execute";
-import { failureSignature } from "./outcome";
+import { FailureSet, sameFailureAs } from "./same-failure";
 import { WarmPool, warmCapable } from "./warm";
 import { splitParams } from "./engine-params";
 import { checkTarget, loadFailure } from "./target";
@@ -77,7 +77,7 @@ async function run(job: JobFor<"node">, ctx: EngineRunContext): Promise<EngineRe
   const seen = new Set<string>();
   const corpus: CorpusCandidate[] = [];
   const findings: Finding[] = [];
-  const signatures = new Set<string>();
+  const failures = new FailureSet(dirname(script));
   const yieldBy: Record<string, { execs: number; newFeatures: number; findings: number }> = {};
   const cov = new CoverageAccumulator();
   let execs = 0;
@@ -150,9 +150,7 @@ async function run(job: JobFor<"node">, ctx: EngineRunContext): Promise<EngineRe
       });
     }
     if (ex.outcome.kind !== "ok") {
-      const sig = failureSignature(ex.outcome);
-      if (!signatures.has(sig)) {
-        signatures.add(sig);
+      if (failures.add(ex.outcome)) {
         y.findings++;
         findings.push(await confirm(withInput(ex.outcome, input, args)));
       }
@@ -161,13 +159,13 @@ async function run(job: JobFor<"node">, ctx: EngineRunContext): Promise<EngineRe
   }
 
   async function confirm(f: Finding): Promise<Finding> {
-    const sig = failureSignature(f);
+    const same = sameFailureAs(f, dirname(script));
     let k = 0;
     for (let i = 0; i < knobs.confirmRuns && !ctx.signal.aborted; i++) {
       const input = f.reproducer.input !== undefined ? new Uint8Array(Buffer.from(f.reproducer.input, "base64")) : undefined;
       const cmd = commandFor(script, args, input, ctx.workDir, `confirm-${i}`);
       const r = await replayOnce(cmd.script, cmd.args, f.reproducer, timeoutMs, ctx);
-      if (failureSignature(r.outcome) === sig) k++;
+      if (same(r.outcome)) k++;
     }
     return { ...f, detail: { ...f.detail, reproduced: `${k}/${knobs.confirmRuns}`, confirmed: k > 0 } };
   }
@@ -200,15 +198,16 @@ async function reproduce(target: { path: string }, repro: Reproducer, ctx: Engin
  * Farm minimize jobs: delta debugging over the held callbacks of the recorded
  * schedule (minimizeSchedule). The reduced reproducer replays the same trace
  * with only the minimal hold set forced; the explanation says which callback
- * was delayed past which.
+ * was delayed past which. A candidate counts only when `stillFails` (the
+ * job's bucket, by triage's same-bug rule) holds for its replay.
  */
-async function minimize(target: { path: string }, repro: Reproducer, _stillFails: (o: Outcome) => boolean, ctx: EngineRunContext): Promise<Minimized> {
+async function minimize(target: { path: string }, repro: Reproducer, stillFails: (o: Outcome) => boolean, ctx: EngineRunContext): Promise<Minimized> {
   const trace = repro.trace as (ReplaySpec & Record<string, unknown>) | undefined;
   if (!trace || !Array.isArray(trace.events)) throw new FuzzFarmError("FF_ERR_BAD_JOB", "this reproducer has no recorded schedule to minimize");
   const o = repro.options as { args?: string[]; timeoutMs?: number };
   const input = repro.input !== undefined ? new Uint8Array(Buffer.from(repro.input, "base64")) : undefined;
   const cmd = commandFor(resolve(target.path), o.args ?? [], input, ctx.workDir, "minimize");
-  const m = await minimizeSchedule({ script: cmd.script, args: cmd.args, trace: trace as never, timeoutMs: o.timeoutMs ?? 10_000, signal: ctx.signal, sandbox: ctx.sandbox });
+  const m = await minimizeSchedule({ script: cmd.script, args: cmd.args, trace: trace as never, timeoutMs: o.timeoutMs ?? 10_000, signal: ctx.signal, sandbox: ctx.sandbox, sameFailure: stillFails });
   if (!m.reproduced) throw new FuzzFarmError("FF_ERR_BAD_JOB", "the recorded schedule no longer fails: nothing to minimize");
   return {
     reproducer: { ...repro, trace: { ...trace, holdSet: m.held } },

@@ -2,10 +2,13 @@
 // held in a failing run. A candidate subset H is tested by replaying with
 // only H's events forced to wait for their recorded predecessors; the others
 // run as they arrive. The result is a 1-minimal H that still fails the same
-// way, explained as "X delayed past Y".
-import type { TargetSandbox } from "@fuzzfarm/protocol";
+// way (triage's same-bug rule, see same-failure.ts), explained as "X delayed
+// past Y".
+import { dirname } from "node:path";
+import type { Outcome, TargetSandbox } from "@fuzzfarm/protocol";
+import { crashState } from "@fuzzfarm/triage";
 import { execute } from "./execute";
-import { failureSignature } from "./outcome";
+import { sameFailureAs } from "./same-failure";
 import { toReplaySpec, type Trace } from "./trace";
 import { explainHolds } from "./explain";
 
@@ -27,12 +30,20 @@ export interface MinimizeOptions {
   signal?: AbortSignal;
   /** The worker's sandbox for the replays (RunSpec.sandbox). Default: none. */
   sandbox?: TargetSandbox;
+  /**
+   * Whether a replay fails as the bug being kept. A farm minimize job passes its bucket's check (triage's
+   * matchesBucket with the coordinator's buckets and root). Default: the same bug as the first failing replay
+   * (triage's rule, paths relative to `rootDir`).
+   */
+  sameFailure?: (o: Outcome) => boolean;
+  /** Root of frame paths in `signature` and in the default `sameFailure`. Default: cwd, else the script's directory. */
+  rootDir?: string;
 }
 
 export interface MinimizeResult {
   /** Whether the full held set reproduced the failure at all. */
   reproduced: boolean;
-  /** The failure signature being preserved, e.g. `uncaught:Error: lost update...`. */
+  /** Triage signature of the failure being preserved, e.g. `uncaught:Error | inc@counter.js | ...`. */
   signature: string;
   /** Held events of the original trace, and the minimal subset that still fails. */
   originalHeld: string[];
@@ -54,18 +65,22 @@ export async function minimizeSchedule(opts: MinimizeOptions): Promise<MinimizeR
   let signature = "";
   let lastFailing: Trace | null = null;
 
-  const attempt = async (held: string[]): Promise<{ sig: string; trace: Trace | null }> => {
+  const rootDir = opts.rootDir ?? opts.cwd ?? dirname(opts.script);
+  let same = opts.sameFailure ?? null;
+  const attempt = async (held: string[]): Promise<{ outcome: Outcome; trace: Trace | null }> => {
     runs++;
     const ex = await execute({
       script: opts.script, args: opts.args ?? [], strategy: "none", params: {}, seed: opts.trace.seed ?? 0,
       timeoutMs: opts.timeoutMs ?? 10_000, stallMs: opts.stallMs ?? 0, replay: toReplaySpec(opts.trace, held), cwd: opts.cwd, signal: opts.signal, sandbox: opts.sandbox,
     });
-    return { sig: failureSignature(ex.outcome), trace: ex.trace };
+    return { outcome: ex.outcome, trace: ex.trace };
   };
   const fails = async (held: string[]): Promise<boolean> => {
     for (let i = 0; i < tries && runs < maxRuns && !opts.signal?.aborted; i++) {
       const r = await attempt(held);
-      if (r.sig !== "ok" && (!signature || r.sig === signature)) { signature ||= r.sig; lastFailing = r.trace; return true; }
+      if (r.outcome.kind === "ok") continue;
+      same ??= sameFailureAs(r.outcome, rootDir);
+      if (same(r.outcome)) { signature ||= crashState(r.outcome, { rootDir }).signature; lastFailing = r.trace; return true; }
     }
     return false;
   };

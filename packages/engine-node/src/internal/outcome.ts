@@ -55,16 +55,3 @@ export function classify(r: RunResult, spec: RunSpec): Outcome {
   }
   return { kind: "crash", crashKind, message: message.split("\n")[0]!.slice(0, 500), stack, reproducer: repro, detail } satisfies Finding;
 }
-
-/** Numbers, quoted strings and paths vary between runs of one bug (temp dirs, ports, counts). */
-export function normalizeMessage(m: string): string {
-  return m.replace(/'[^']*'|"[^"]*"|`[^`]*`/g, "'…'").replace(/(\/[\w.-]+)+/g, "/…").replace(/\d+/g, "N");
-}
-
-/** A stable string naming the failure, for deflaking: kind plus the error line. */
-export function failureSignature(o: Outcome): string {
-  if (o.kind === "ok") return "ok";
-  if (o.kind === "hang") return "hang";
-  if (o.kind === "crash") return `${o.crashKind}:${normalizeMessage(o.message)}`;
-  return `oracle:${o.oracle}`;
-}

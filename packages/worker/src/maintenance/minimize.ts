@@ -1,18 +1,27 @@
-// Minimize jobs: shrink a reproducer while it still fails with the same crash
-// state. Engines with their own reducer (schedules, program trees) provide
+// Minimize jobs: shrink a reproducer while it still fails as the same bug.
+// Engines with their own reducer (schedules, program trees) provide
 // `minimize`; otherwise the input bytes are reduced with ddmin through
-// `reproduce`. "Same failure" = same triage signature as the reference run.
-import { dirname } from "node:path";
-import { crashState } from "@fuzzfarm/triage";
-import type { Engine, EngineResultInput, JobPayload, Outcome, EngineRunContext } from "@fuzzfarm/protocol";
+// `reproduce`. "Same bug" is triage's one rule (matchesBucket) against the
+// bucket the coordinator put in the job (`sameBug`: the bucket, the target's
+// other buckets and the root it classified them with), the rule that filed
+// the crash in the bucket in the first place.
+import { isSameBug } from "@fuzzfarm/triage";
+import type { Engine, EngineResultInput, JobPayload, Outcome, EngineRunContext, SameBugRule } from "@fuzzfarm/protocol";
 import { ddmin } from "./ddmin";
+
+/** The check a minimize job keeps: is this run the job's bucket's bug? */
+export function minimizeCheck(rule: SameBugRule): (o: Outcome) => boolean {
+  return (o) => isSameBug(o, rule.bucket, rule);
+}
 
 export async function runMinimize(engine: Engine, job: JobPayload, ctx: EngineRunContext): Promise<EngineResultInput> {
   const started = Date.now();
   const repro = job.reproducer;
   if (!repro) return { execs: 0, busyMs: 0, error: { kind: "bad-job", message: "minimize job without a reproducer" } };
+  if (!job.sameBug) return { execs: 0, busyMs: 0, error: { kind: "bad-job", message: "minimize job without the bucket to keep (sameBug)" } };
   const target = { path: job.target.path };
-  const rootDir = dirname(job.target.path);
+  const want = job.sameBug.bucket;
+  const stillFails = minimizeCheck(job.sameBug);
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(), job.budget.seconds * 1000);
   const signal = AbortSignal.any([ctx.signal, deadline.signal]);
@@ -21,8 +30,8 @@ export async function runMinimize(engine: Engine, job: JobPayload, ctx: EngineRu
     const reference = await engine.reproduce(target, repro, runCtx);
     if (reference.kind === "ok")
       return { execs: 1, busyMs: Date.now() - started, error: { kind: "internal", message: "the reproducer did not fail before minimization (flaky or fixed)" } };
-    const want = crashState(reference, { rootDir }).signature;
-    const stillFails = (o: Outcome) => o.kind !== "ok" && crashState(o, { rootDir }).signature === want;
+    if (!stillFails(reference))
+      return { execs: 1, busyMs: Date.now() - started, error: { kind: "internal", message: `the reproducer failed as another bug than bucket ${want.id} before minimization (flaky)` } };
     if (engine.minimize) {
       const m = await engine.minimize(target, repro, stillFails, runCtx);
       return { execs: m.tries + 1, busyMs: Date.now() - started, minimized: m };
@@ -40,7 +49,7 @@ export async function runMinimize(engine: Engine, job: JobPayload, ctx: EngineRu
       busyMs: Date.now() - started,
       minimized: {
         reproducer: { ...repro, input: input.toString("base64") },
-        explanation: `input reduced from ${bytes.length} to ${input.length} bytes by delta debugging (${tests} runs); still fails as ${want}`,
+        explanation: `input reduced from ${bytes.length} to ${input.length} bytes by delta debugging (${tests} runs); still fails as ${want.signature}`,
         originalSize: bytes.length,
         size: input.length,
         tries: tests,
