@@ -1,14 +1,14 @@
 // Replays for `fuzzfarm ci`: every candidate bucket's reproducer runs on the
 // head checkout and on the base worktree, locally with the bucket's engine.
 // A replay "hits" when its crash state, with paths taken relative to the
-// side's own root, is the bucket's (same signature, or similar by the
-// triage rules), so the same bug in two checkouts compares equal.
+// side's own root, is the bucket's by triage's one same-bug rule
+// (matchesBucket), so the same bug in two checkouts compares equal.
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, relative, sep } from "node:path";
-import { CRASH_KINDS, Reproducer, findingKind, type Engine, type EngineName, type Finding, type Outcome } from "@fuzzfarm/protocol";
+import { CRASH_KINDS, Reproducer, type Engine, type EngineName, type Finding, type Outcome } from "@fuzzfarm/protocol";
 import { loadEngines } from "@fuzzfarm/worker";
-import { chooseBucket, crashState, type CrashState } from "@fuzzfarm/triage";
+import { crashState, matchesBucket, stateAsBucket, type CrashState } from "@fuzzfarm/triage";
 import { classify, type PullRequestBucket, type SourceLocation } from "@fuzzfarm/github";
 
 /** A bucket as stored by the farm, with its first report. */
@@ -35,12 +35,11 @@ function findingOfReport(kind: string, r: CandidateBucket["report"], repro: Repr
   return { kind: "oracle", oracle: String(detail.oracle ?? ""), ...base };
 }
 
+/** The run's state when it is the bucket's bug (triage's one rule, each side's paths relative to its own root). */
 function sameBug(o: Outcome, side: Side, ref: CrashState): CrashState | null {
-  if (o.kind === "ok" || findingKind(o) !== ref.kind) return null;
+  if (o.kind === "ok") return null;
   const s = crashState(o, { rootDir: side.root });
-  if (s.signature === ref.signature) return s;
-  const choice = chooseBucket(s, [{ id: "ref", signature: ref.signature, kind: ref.kind, frames: ref.frames, normalizedMessage: ref.normalizedMessage }]);
-  return choice.bucketId === "ref" ? s : null;
+  return matchesBucket(s, stateAsBucket(ref, "ref")) ? s : null;
 }
 
 /** The top frame of a state as a location inside the repository, when it lies there. */
