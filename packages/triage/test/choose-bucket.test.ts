@@ -100,7 +100,7 @@ test("new: 2 of 3 frames with a different message; one common frame; different k
   assert.deepEqual(r.alternatives, []);
 });
 
-test("frameless states match only exactly", () => {
+test("frameless states other than exit-code failures match only exactly", () => {
   const a = state("oom", "FATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out of memory", []);
   const b = state("oom", "FATAL ERROR: invalid array length Allocation failed - JavaScript heap out of memory", []);
   assert.equal(chooseBucket(a, [bucket("A", a)]).rule, "exact");
@@ -123,4 +123,24 @@ test("the choice does not depend on candidate order; alternatives are bounded an
   assert.equal(r1.bucketId, "c00");
   assert.ok(r1.alternatives.length <= MAX_ALTERNATIVES);
   for (let i = 1; i < r1.alternatives.length; i++) assert.ok(r1.alternatives[i - 1]!.score >= r1.alternatives[i]!.score);
+});
+
+// An exit code with a BUG line on stderr has no frames: only its message can
+// tell two reports apart (mkpath-1 of bench/real-bugs filed three buckets for
+// one bug, the colliding directory at three depths).
+test("frameless reports: the same message up to run data is one bucket, another message is not", () => {
+  const exit = (line: string): CrashState =>
+    crashState(Finding.parse({ kind: "crash", crashKind: "exit", message: `exit code 1: ${line}`, stack: `${line}\n`, reproducer: { engine: "node", options: {} } }), { rootDir: root });
+  const depth = (p: string) => exit(`BUG: concurrent mkpath calls both created /tmp/ff-realbug-${Math.random().toString(36).slice(2, 8)}/${p}: EEXIST: file already exists, mkdir '/tmp/ff-x/${p}'`);
+  const a = depth("out"), b = depth("out/x"), c = depth("out/x/y");
+  assert.equal(a.frames.length, 0);
+  assert.notEqual(a.signature, b.signature);
+  for (const [x, y] of [[a, b], [a, c], [b, c]] as const) assert.ok(compareStates(x, y).similar, `${x.normalizedMessage} ~ ${y.normalizedMessage}`);
+  assert.equal(chooseBucket(c, [bucket("b1", a)]).bucketId, "b1");
+  const other = exit("BUG: the value fetched after the abort was dropped from the cache");
+  assert.equal(compareStates(a, other).similar, false);
+  assert.equal(chooseBucket(other, [bucket("b1", a)]).bucketId, null);
+  // one report with frames and one without are never alike, whatever the message
+  const framed = state("uncaught", `Error: ${a.normalizedMessage}`, ["mkdirP", "mkpath"]);
+  assert.equal(compareStates(a, framed).similar, false);
 });

@@ -5,6 +5,7 @@
 import { frameKey } from "./frames";
 import {
   FRAME_WEIGHT,
+  FRAMELESS_MESSAGE_THRESHOLD,
   MESSAGE_COMPARE_CHARS,
   MESSAGE_WEIGHT,
   SAME_FRAMES_THRESHOLD,
@@ -85,7 +86,9 @@ export function compareStates(a: Comparable, b: Comparable): Comparison {
   const kb = b.frames.slice(0, STATE_FRAME_COUNT).map(frameKey);
   const messageScore = round(stringSimilarity(a.normalizedMessage ?? "", b.normalizedMessage ?? ""));
   if (!ka.length || !kb.length) {
-    return { commonFrames: 0, frameScore: 0, messageScore, score: round(MESSAGE_WEIGHT * messageScore), similar: false };
+    // two exit-code failures have nothing but their stderr line to compare; one with frames and one without are not alike
+    const similar = a.kind === "exit" && !ka.length && !kb.length && messageScore >= FRAMELESS_MESSAGE_THRESHOLD;
+    return { commonFrames: 0, frameScore: 0, messageScore, score: round(MESSAGE_WEIGHT * messageScore), similar };
   }
   const commonFrames = commonSubsequence(ka, kb);
   const shorter = Math.min(ka.length, kb.length);

@@ -23,6 +23,18 @@ export const MESSAGE_WEIGHT = 0.4;
  */
 export const SIMILARITY_THRESHOLD = 0.75;
 
+/**
+ * Message similarity at or above which two exit-code failures without frames
+ * (kind `exit`: the exit code and the program's own last stderr line) are
+ * similar. The line is all there is to compare; one that differs only in
+ * run data the masks keep (the depth of a path inside a temp dir: mkdir
+ * '<tmp>/out' vs '<tmp>/out/x') scores about 0.95, another line of the same
+ * program far lower. Other frameless kinds (oom, signals, oracles with a
+ * program shape) still match only exactly: their messages are core's, and
+ * near-identical ones name different failures.
+ */
+export const FRAMELESS_MESSAGE_THRESHOLD = 0.9;
+
 /** Alternatives recorded with a bucket choice. */
 export const MAX_ALTERNATIVES = 5;
 
