@@ -81,6 +81,8 @@ export function startNodeCliInProcess(argv: string[], ownFiles: string[] = []): 
     }
   });
   process.argv = [process.argv[0]!, script, ...o.args];
+  // This front was the main module; the program's becomes it (CommonJS), or there is none (an ES module, as under node).
+  delete (process as { mainModule?: unknown }).mainModule;
   // Not caught: an error of the program's first turn is the program's uncaught error, as under node.
   (Module as unknown as { runMain(main: string): void }).runMain(script);
   return true;
@@ -97,7 +99,8 @@ function readTrace(file: string): Trace | null {
  * so a program that never writes to stderr never opens it, as under node.
  */
 function stripOwnFramesFromStderr(needles: string[]): void {
-  const strip = (s: string) => (needles.some((n) => s.includes(n)) || s.includes(RUN_MAIN_FRAME) ? stripLines(s, needles) : s);
+  const bottom = mainModuleFrame();
+  const strip = (s: string) => (needles.some((n) => s.includes(n)) || s.includes(RUN_MAIN_FRAME) ? stripLines(s, needles, bottom) : s);
   process.on("uncaughtExceptionMonitor", (err) => {
     if (!(err instanceof Error) || typeof err.stack !== "string") return;
     try { err.stack = strip(err.stack); } catch { /* a frozen error keeps its stack */ }
@@ -126,12 +129,34 @@ function stripOwnFramesFromStderr(needles: string[]): void {
 /** The frame that runs the program's main module; below it, a stack holds this command's own start-up. */
 const RUN_MAIN_FRAME = "executeUserEntryPoint [as runMain]";
 
-/** Drops lines naming a needle, and the frames below the main module's runner (under node: one line, run_main_module). */
-function stripLines(s: string, needles: string[]): string {
-  let below = false;
-  return s.split("\n").filter((l) => {
-    if (below && /^\s+at /.test(l)) return false;
-    below = l.includes(RUN_MAIN_FRAME);
-    return !needles.some((n) => l.includes(n));
-  }).join("\n");
+/**
+ * The frame below RUN_MAIN_FRAME under node: the bottom of this process's
+ * start-up stack (`at node:internal/main/run_main_module:L:C`), read while
+ * the front still runs as the main module.
+ */
+function mainModuleFrame(): string | null {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = Infinity;
+  const last = new Error().stack!.split("\n").pop()!;
+  Error.stackTraceLimit = limit;
+  return /^\s+at node:internal\/main\/run_main_module[:\d]*$/.test(last) ? last : null;
+}
+
+/**
+ * Drops lines naming a needle, and replaces the frames below the main
+ * module's runner (this command's start-up) by the one frame node has there.
+ */
+function stripLines(s: string, needles: string[], bottom: string | null): string {
+  const out: string[] = [];
+  let below: "no" | "first" | "rest" = "no";
+  for (const l of s.split("\n")) {
+    if (below !== "no" && /^\s+at /.test(l)) {
+      if (below === "first" && bottom) out.push(bottom);
+      below = "rest";
+      continue;
+    }
+    below = l.includes(RUN_MAIN_FRAME) ? "first" : "no";
+    if (!needles.some((n) => l.includes(n))) out.push(l);
+  }
+  return out.join("\n");
 }
