@@ -5,13 +5,16 @@
 // with the farm of the default configuration (local Redis and PostgreSQL,
 // local workers, one per core). Prints, per bug: seconds from the campaign's
 // start to its first crash report, the buckets filed (kind and title) and
-// each bucket's reproduction count after the maintenance wait.
-//   node --import tsx bench/real-bugs/campaigns.ts [--only id,id] [--time 60s] [--maintenance-wait 45s]
+// each bucket's reproduction count after the maintenance wait. The farm's
+// database is a fresh one per bench run (dropped at the end), so buckets of
+// earlier runs do not count; `--farm-db` uses the configured one instead.
+//   node --import tsx bench/real-bugs/campaigns.ts [--only id,id] [--time 60s] [--maintenance-wait 45s] [--farm-db]
 import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { loadConfig } from "@fuzzfarm/config";
 import { createDb } from "@fuzzfarm/db";
+import { createTestDatabase } from "@fuzzfarm/db/testing";
 import { installBug, realBugs } from "./lib/bugs";
 
 const argv = process.argv.slice(2);
@@ -22,14 +25,16 @@ const root = fileURLToPath(new URL("../..", import.meta.url));
 const CLI = fileURLToPath(new URL("../../apps/cli/bin/fuzzfarm.mjs", import.meta.url));
 
 const config = loadConfig({ cwd: root });
-const db = createDb({ url: config.databaseUrl });
+const fresh = argv.includes("--farm-db") ? null : await createTestDatabase();
+const databaseUrl = fresh?.url ?? config.databaseUrl;
+const db = createDb({ url: databaseUrl });
 const rows: Record<string, unknown>[] = [];
 console.log(`fuzzfarm fuzz <driver> --engine node --time ${TIME} --maintenance-wait ${WAIT}; first = seconds to the first crash report`);
 console.log(["bug".padEnd(30), "first".padEnd(8), "buckets".padEnd(8), "reproduced (hits/runs) and title"].join(" "));
 for (const b of realBugs(opt("only", ""))) {
   const inst = installBug(b);
   if (!inst.ok) { console.log(`${b.id.padEnd(30)} install failed: ${inst.message}`); continue; }
-  const r = spawnSync(process.execPath, [CLI, "fuzz", b.driver, "--engine", "node", "--time", TIME, "--maintenance-wait", WAIT, "--json"], { cwd: root, encoding: "utf8", maxBuffer: 64 << 20 });
+  const r = spawnSync(process.execPath, [CLI, "fuzz", b.driver, "--engine", "node", "--time", TIME, "--maintenance-wait", WAIT, "--json"], { cwd: root, encoding: "utf8", maxBuffer: 64 << 20, env: { ...process.env, FUZZFARM_DATABASE_URL: databaseUrl } });
   const line = r.stdout.trim().split("\n").at(-1) ?? "";
   let summary: { campaignId: string; buckets: { kind: string; title: string; reproduction: { runs: number; hits: number } }[] };
   try { summary = JSON.parse(line); } catch {
@@ -49,3 +54,4 @@ console.log(`found ${found}/${rows.length} bugs; exactly one bucket: ${oneBucket
 mkdirSync(new URL("../out/", import.meta.url), { recursive: true });
 writeFileSync(new URL("../out/real-bugs-campaigns.json", import.meta.url), JSON.stringify({ date: new Date().toISOString(), time: TIME, rows }, null, 2));
 await db.close();
+await fresh?.drop();
