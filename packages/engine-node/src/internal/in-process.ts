@@ -23,7 +23,9 @@
 //     line (written at exit: for an uncaught error, before Node's report of
 //     it, which Node writes after the exit listeners ran);
 //   - exit codes are the program's own, and a signal ends this process as it
-//     ends `node script.js` (the launcher exits 128+N instead).
+//     ends `node script.js` (the launcher exits 128+N instead); no exit
+//     listener runs then, so the run's small config folder in the temp
+//     directory stays, as it does when a launcher is killed.
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import Module, { createRequire } from "node:module";
 import { tmpdir } from "node:os";
