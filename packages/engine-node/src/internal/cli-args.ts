@@ -83,6 +83,14 @@ function num(flag: string, v: string | undefined): number {
   return n;
 }
 
+/**
+ * The line a failing or hanging run ends with, spawned or in process:
+ * `fuzzfarm node: failure with --strategy S --seed N (drawn, fingerprint F)`.
+ */
+export function failureLine(r: { hang: boolean; strategy: string; seed: number; drawn: string; fingerprint: string }): string {
+  return `fuzzfarm node: ${r.hang ? "hang" : "failure"} with --strategy ${r.strategy} --seed ${r.seed} (${r.drawn}, fingerprint ${r.fingerprint})`;
+}
+
 export function parseCliArgs(argv: string[]): CliOptions {
   const o: CliOptions = {
     help: false, seed: null, strategy: "mix", params: {}, timeoutMs: 0, stallMs: 15_000, runs: 1,

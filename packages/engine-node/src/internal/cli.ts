@@ -4,7 +4,7 @@ import { readFileSync, writeFileSync, existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { randomInt } from "node:crypto";
 import { isFuzzFarmError, oneLine } from "@fuzzfarm/protocol";
-import { HELP, parseCliArgs, type CliOptions } from "./cli-args";
+import { HELP, failureLine, parseCliArgs, type CliOptions } from "./cli-args";
 import { execute, type Execution } from "./execute";
 import { toReplaySpec, type Trace } from "./trace";
 import { HANG_EXIT_CODE } from "./outcome";
@@ -74,9 +74,9 @@ export async function runNodeCli(argv: string[], io: CliIo = { stdout: process.s
   if (o.report) writeFileSync(o.report, JSON.stringify(report(ex), null, 2));
   const code = exitCode(ex);
   if (ex.outcome.kind !== "ok") {
-    const strat = ex.trace ? ex.trace.strategy.name : ex.spec.strategy;
-    io.stderr.write(`fuzzfarm node: ${ex.outcome.kind === "hang" ? "hang" : "failure"} with --strategy ${ex.spec.strategy} --seed ${ex.spec.seed}` +
-      ` (${strat}, fingerprint ${ex.fingerprint})` + (o.traceOut ? `; replay: fuzzfarm node --replay ${o.traceOut} ${o.script}` : "") + "\n");
+    const drawn = ex.trace ? ex.trace.strategy.name : ex.spec.strategy;
+    io.stderr.write(failureLine({ hang: ex.outcome.kind === "hang", strategy: ex.spec.strategy, seed: ex.spec.seed, drawn, fingerprint: ex.fingerprint }) +
+      (o.traceOut ? `; replay: fuzzfarm node --replay ${o.traceOut} ${o.script}` : "") + "\n");
   }
   return code;
 }

@@ -26,13 +26,13 @@
 //     ends `node script.js` (the launcher exits 128+N instead); no exit
 //     listener runs then, so the run's small config folder in the temp
 //     directory stays, as it does when a launcher is killed.
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
 import Module, { createRequire } from "node:module";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { parseCliArgs, type CliOptions } from "./cli-args";
+import { resolve } from "node:path";
+import { failureLine, parseCliArgs, type CliOptions } from "./cli-args";
 import { PRELOAD, PRELOAD_DIR, execArgvFor } from "./paths";
-import { fingerprint, type Trace } from "./trace";
+import { readTrace, writeRunFiles } from "./run-files";
+import { fingerprint } from "./trace";
 
 /** Whether this run can go without a parent process (see the header). */
 export function runsInProcess(o: CliOptions, proc: Pick<NodeJS.Process, "env" | "execArgv"> = process): boolean {
@@ -58,12 +58,9 @@ export function startNodeCliInProcess(argv: string[], ownFiles: string[] = []): 
   // the range of the launcher's randomInt(0, 2 ** 31 - 1), without loading node:crypto at start-up
   const seed = o.seed ?? Math.floor(Math.random() * (2 ** 31 - 1));
   const record = o.strategy !== "none";
-  const dir = mkdtempSync(join(tmpdir(), "ff-node-"));
-  const traceOut = join(dir, "trace.json");
-  const cfgFile = join(dir, "cfg.json");
-  writeFileSync(cfgFile, JSON.stringify({
-    strategy: o.strategy, params: o.params, seed, traceOut, timeoutMs: 0, stallMs: o.stallMs, record, root: process.cwd(), replay: null, coverage: false,
-  }));
+  const { dir, cfgFile, traceOut } = writeRunFiles({
+    strategy: o.strategy, params: o.params, seed, timeoutMs: 0, stallMs: o.stallMs, record, root: process.cwd(), replay: null, coverage: false,
+  });
   process.env.FUZZFARM_NODE = cfgFile;
   if (record) process.env.UV_THREADPOOL_SIZE = "1";
   stripOwnFramesFromStderr([PRELOAD_DIR, ...ownFiles]);
@@ -74,9 +71,8 @@ export function startNodeCliInProcess(argv: string[], ownFiles: string[] = []): 
     try {
       if (code !== 0) {
         const trace = readTrace(traceOut);
-        const strat = trace ? trace.strategy.name : o.strategy;
-        process.stderr.write(`fuzzfarm node: ${trace?.hang ? "hang" : "failure"} with --strategy ${o.strategy} --seed ${seed}` +
-          ` (${strat}, fingerprint ${trace ? fingerprint(trace) : ""})\n`);
+        const drawn = trace ? trace.strategy.name : o.strategy;
+        process.stderr.write(failureLine({ hang: !!trace?.hang, strategy: o.strategy, seed, drawn, fingerprint: trace ? fingerprint(trace) : "" }) + "\n");
       }
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -90,9 +86,6 @@ export function startNodeCliInProcess(argv: string[], ownFiles: string[] = []): 
   return true;
 }
 
-function readTrace(file: string): Trace | null {
-  try { return JSON.parse(readFileSync(file, "utf8")) as Trace; } catch { return null; }
-}
 
 /**
  * Lines naming one of `needles` are dropped from uncaught-error reports

@@ -2,12 +2,11 @@
 // the engine's child-process protocol (config file in FUZZFARM_NODE, trace
 // file written at exit, UV_THREADPOOL_SIZE=1 for record/replay).
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { rmSync } from "node:fs";
 import { sandboxedCommand, type TargetSandbox } from "@fuzzfarm/protocol";
 import type { Trace, ReplaySpec } from "./trace";
 import { PRELOAD, PRELOAD_DIR, execArgvFor } from "./paths";
+import { readTrace, writeRunFiles } from "./run-files";
 
 /** One run's request. */
 export interface RunSpec {
@@ -69,19 +68,12 @@ export function stripOwnFrames(text: string): string {
   return text.split("\n").filter((l) => !l.includes(PRELOAD_DIR)).join("\n");
 }
 
-function readTrace(file: string): Trace | null {
-  if (!existsSync(file)) return null;
-  try { return JSON.parse(readFileSync(file, "utf8")) as Trace; } catch { return null; }
-}
 
 export function runSpawned(spec: RunSpec): Promise<RunResult> {
-  const dir = mkdtempSync(join(tmpdir(), "ff-node-"));
-  const traceOut = join(dir, "trace.json");
-  const cfgFile = join(dir, "cfg.json");
-  writeFileSync(cfgFile, JSON.stringify({
-    strategy: spec.strategy, params: spec.params, seed: spec.seed, traceOut, timeoutMs: spec.timeoutMs, stallMs: spec.stallMs ?? 0, record: spec.record ?? true,
+  const { dir, cfgFile, traceOut } = writeRunFiles({
+    strategy: spec.strategy, params: spec.params, seed: spec.seed, timeoutMs: spec.timeoutMs, stallMs: spec.stallMs ?? 0, record: spec.record ?? true,
     root: spec.cwd ?? process.cwd(), replay: spec.replay ?? null, coverage: !!spec.coverage,
-  }));
+  });
   // one pool thread makes the order of pool effects replayable; a pass-through run keeps node's default
   const env: NodeJS.ProcessEnv = { ...process.env, FUZZFARM_NODE: cfgFile, ...(spec.record === false ? {} : { UV_THREADPOOL_SIZE: "1" }) };
   delete env.NODE_OPTIONS;
