@@ -8,8 +8,8 @@
 // the farm's target roots, a campaign whose every job failed.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn, spawnSync } from "node:child_process";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { spawn } from "node:child_process";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createServer } from "node:net";
@@ -17,48 +17,11 @@ import { fileURLToPath } from "node:url";
 import { readHeartbeats } from "@fuzzfarm/queue";
 import { sarifErrors, startFakeGitHub, type RecordedRequest } from "@fuzzfarm/github/testing";
 import { REPO, killAndWait, runCli, spawnWorker, testFarm, waitUntil } from "./helpers";
+import { BUG_A, BUG_A_AND_B, lineOf, pullRequestRepo, repoWith } from "./pull-request-repo";
 
 const COORDINATOR = fileURLToPath(new URL("../../coordinator/src/main.ts", import.meta.url));
 const ADMIN = "admin-token-farm-0123456789";
 const CI = "ci-token-farm-0123456789abcd";
-
-const BUG_A = `export function fuzz(data) {
-  if (data.length > 0 && data[0] === 0x41) {
-    throw new Error("bug A: leading A");
-  }
-}
-`;
-const BUG_A_AND_B = `export function fuzz(data) {
-  if (data.length > 0 && data[0] === 0x41) {
-    throw new Error("bug A: leading A");
-  }
-  checkTail(data);
-}
-
-function checkTail(data) {
-  if (data.length > 1 && data[1] === 0x42) {
-    throw new TypeError("bug B: B second");
-  }
-}
-`;
-const lineOf = (text: string, needle: string) => text.split("\n").findIndex((l) => l.includes(needle)) + 1;
-
-function git(dir: string, ...args: string[]) {
-  const r = spawnSync("git", ["-C", dir, ...args], { encoding: "utf8" });
-  assert.equal(r.status, 0, r.stderr);
-  return r.stdout.trim();
-}
-
-async function repoWith(dir: string, commits: [string, Record<string, string>][]): Promise<void> {
-  git(dir, "init", "-q", "-b", "main");
-  git(dir, "config", "user.email", "ci@example.invalid");
-  git(dir, "config", "user.name", "ci");
-  for (const [message, files] of commits) {
-    for (const [name, text] of Object.entries(files)) await writeFile(join(dir, name), text);
-    git(dir, "add", ...Object.keys(files));
-    git(dir, "commit", "-q", "-m", message);
-  }
-}
 
 /** apps/coordinator (coordinator + dashboard) on an ephemeral port; resolves with its URL. */
 function startCoordinatorProcess(env: NodeJS.ProcessEnv) {
@@ -97,10 +60,7 @@ test("ci --farm: the campaign runs on a running farm through its CI API; same ve
   const coordinator = startCoordinatorProcess(farmEnv);
   const worker = spawnWorker(farmEnv);
   try {
-    await repoWith(dir, [
-      ["base: decoder with bug A", { "package.json": '{"type":"module"}\n', "decoder.js": BUG_A, "broken.js": "export const notAFuzzTarget = 1;\n" }],
-      ["head: adds checkTail (bug B)", { "decoder.js": BUG_A_AND_B }],
-    ]);
+    await pullRequestRepo(dir, { "broken.js": "export const notAFuzzTarget = 1;\n" });
     await repoWith(outside, [["elsewhere", { "package.json": '{"type":"module"}\n', "decoder.js": BUG_A }]]);
     const url = await coordinator.url;
     await waitUntil(async () => (await readHeartbeats(farm.queues.connection, farm.prefix, 15_000)).length > 0, 60_000, "the farm's worker");

@@ -6,42 +6,12 @@
 // validates every request against GitHub's OpenAPI description.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sarifErrors, startFakeGitHub, type RecordedRequest } from "@fuzzfarm/github/testing";
 import { runCli, testFarm } from "./helpers";
-
-const BUG_A = `// A tiny decoder: one known bug on the base branch.
-export function fuzz(data) {
-  if (data.length > 0 && data[0] === 0x41) {
-    throw new Error("bug A: leading A");
-  }
-}
-`;
-const BUG_A_AND_B = `// A tiny decoder: one known bug on the base branch.
-export function fuzz(data) {
-  if (data.length > 0 && data[0] === 0x41) {
-    throw new Error("bug A: leading A");
-  }
-  checkTail(data);
-}
-
-function checkTail(data) {
-  if (data.length > 1 && data[1] === 0x42) {
-    throw new TypeError("bug B: B second");
-  }
-}
-`;
-const ONLY_B = BUG_A_AND_B.replace('throw new Error("bug A: leading A");', "return;");
-const lineOf = (text: string, needle: string) => text.split("\n").findIndex((l) => l.includes(needle)) + 1;
-
-function git(dir: string, ...args: string[]) {
-  const r = spawnSync("git", ["-C", dir, ...args], { encoding: "utf8" });
-  assert.equal(r.status, 0, r.stderr);
-  return r.stdout.trim();
-}
+import { BUG_A_AND_B, ONLY_B, git, lineOf, pullRequestRepo } from "./pull-request-repo";
 
 type Body = { status?: string; conclusion?: string; head_sha?: string; output?: { summary?: string; annotations?: { path: string; start_line: number; message: string }[] } };
 const body = (r: RecordedRequest) => r.body as Body;
@@ -51,15 +21,7 @@ test("ci on a pull request: one new bucket (fails, annotated, in SARIF) and one 
   const gh = await startFakeGitHub({ token: "ghs_test_actions_token" });
   const dir = await mkdtemp(join(tmpdir(), "ffci-repo-"));
   try {
-    git(dir, "init", "-q", "-b", "main");
-    git(dir, "config", "user.email", "ci@example.invalid");
-    git(dir, "config", "user.name", "ci");
-    await writeFile(join(dir, "package.json"), '{"type":"module"}\n');
-    await writeFile(join(dir, "decoder.js"), BUG_A);
-    git(dir, "add", "package.json", "decoder.js");
-    git(dir, "commit", "-q", "-m", "base: decoder with bug A");
-    await writeFile(join(dir, "decoder.js"), BUG_A_AND_B);
-    git(dir, "commit", "-q", "-am", "head: adds checkTail (bug B)");
+    await pullRequestRepo(dir);
     const headSha = git(dir, "rev-parse", "HEAD");
     const stepSummary = join(dir, "..", `${dir.split("/").pop()}-step-summary.md`);
     const env = { ...farm.env, GITHUB_TOKEN: "ghs_test_actions_token", GITHUB_STEP_SUMMARY: stepSummary, GITHUB_EVENT_PATH: "", GITHUB_BASE_REF: "" };
