@@ -1,11 +1,11 @@
 // @fuzzfarm/services: bring up the farm's local services (Redis, PostgreSQL)
 // when they do not answer, and prepare the database (create + migrate).
 import { migrate } from "@fuzzfarm/db";
-import { ensureRedis, redisPasswordPath, type RedisEnsureResult } from "./redis";
+import { ensureRedis, type RedisEnsureResult } from "./redis";
 import { ensurePostgres } from "./postgres";
 import type { EnsureOptions } from "./common";
 
-export { ensureRedis, ensurePostgres, redisPasswordPath, type EnsureOptions, type RedisEnsureResult };
+export { ensureRedis, ensurePostgres, type EnsureOptions, type RedisEnsureResult };
 export { embeddedPostgresBinaries, canAptInstall, type PostgresBinaries } from "./install";
 export type { EnsureResult } from "./common";
 

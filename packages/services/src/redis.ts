@@ -12,6 +12,7 @@ import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { redisPasswordFile } from "@fuzzfarm/config";
 import { FuzzFarmError, oneLine } from "@fuzzfarm/protocol";
 import { pingRedis, redisHost } from "@fuzzfarm/queue";
 import { which } from "./which";
@@ -23,13 +24,10 @@ export interface RedisEnsureResult extends EnsureResult {
   url: string;
 }
 
-/** `<dataDir>/redis/password`, the same path as `redisPasswordFile` of @fuzzfarm/config. */
-export const redisPasswordPath = (dataDir: string) => join(dataDir, "redis", "password");
-
 export async function ensureRedis(url: string, o: EnsureOptions): Promise<RedisEnsureResult> {
   const u = new URL(url);
   const local = isLocal(u.hostname);
-  const file = redisPasswordPath(o.dataDir);
+  const file = redisPasswordFile(o.dataDir);
   const explicit = u.username !== "" || u.password !== "";
   const stored = local && !explicit ? readPassword(file) : undefined;
   const effective = stored === undefined ? url : withPassword(u, stored);
