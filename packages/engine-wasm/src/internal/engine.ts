@@ -26,7 +26,7 @@ import { checkStrategy, runSpec } from "./runner/strategies";
 import { checkEngineIds, offeredIds, offeredSpecs, type WasmEngineOptions } from "./runner/offered";
 import type { EngineSpec } from "./runner/engines";
 import type { RunSpec } from "./runner/supervisor";
-import { subSeed } from "./rng";
+import { subSeed } from "./sub-seed";
 
 export type WasmTarget = { kind: "generator"; config: GenConfig; name: string } | { kind: "litmus"; file: string };
 

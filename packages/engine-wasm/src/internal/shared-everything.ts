@@ -22,7 +22,8 @@
 // cloned`); each thread therefore works on its own shared objects.
 import type { Program } from "./gen/ir";
 import { cellAddr, regionAddr } from "./gen/layout";
-import { Rng, subSeed } from "./rng";
+import { createRng } from "@fuzzfarm/corpus";
+import { subSeed } from "./sub-seed";
 
 /** The memory word the threads add their shared-everything digests to (below the first thread region). */
 export const SE_WORD = regionAddr(0) - 8;
@@ -70,20 +71,20 @@ export function planSharedEverything(p: Program): SharedEverythingPlan {
   const threads: ThreadPlan[] = [];
   let total = 0n;
   for (let t = 0; t < p.threads.length; t++) {
-    const r = new Rng(subSeed(p.seed, 0x5e, t));
-    const init: ThreadPlan["init"] = [r.int(0, 0x7fffffff), BigInt(r.int(0, 0x7fffffff)) << 16n, r.int(0, 255), r.int(0, 65535)];
-    const len = r.int(1, 6);
-    const fill = r.int(0, 1000);
+    const r = createRng(subSeed(p.seed, 0x5e, t));
+    const init: ThreadPlan["init"] = [r.between(0, 0x7fffffff), BigInt(r.between(0, 0x7fffffff)) << 16n, r.between(0, 255), r.between(0, 65535)];
+    const len = r.between(1, 6);
+    const fill = r.between(0, 1000);
     const ops: Op[] = [];
-    const n = r.int(2, 8);
+    const n = r.between(2, 8);
     for (let i = 0; i < n; i++) {
-      const c = r.int(0, 5);
-      if (c === 0) ops.push({ k: "rmw32", op: RMW[r.int(0, RMW.length - 1)]!, v: r.int(0, 0x7fffffff) });
-      else if (c === 1) ops.push({ k: "rmw64", op: RMW[r.int(0, RMW.length - 1)]!, v: (BigInt(r.int(0, 0x7fffffff)) << 20n) | BigInt(r.int(0, 0xfffff)) });
-      else if (c === 2) ops.push({ k: "cas32", exp: r.int(0, 1) ? -1 : r.int(0, 100), v: r.int(0, 0x7fffffff) });
-      else if (c === 3) ops.push({ k: "set8", v: r.int(0, 255) });
-      else if (c === 4) ops.push({ k: "set16", v: r.int(0, 65535) });
-      else ops.push({ k: "aset", i: r.int(0, len - 1), v: r.int(0, 0x7fffffff) });
+      const c = r.between(0, 5);
+      if (c === 0) ops.push({ k: "rmw32", op: RMW[r.between(0, RMW.length - 1)]!, v: r.between(0, 0x7fffffff) });
+      else if (c === 1) ops.push({ k: "rmw64", op: RMW[r.between(0, RMW.length - 1)]!, v: (BigInt(r.between(0, 0x7fffffff)) << 20n) | BigInt(r.between(0, 0xfffff)) });
+      else if (c === 2) ops.push({ k: "cas32", exp: r.between(0, 1) ? -1 : r.between(0, 100), v: r.between(0, 0x7fffffff) });
+      else if (c === 3) ops.push({ k: "set8", v: r.between(0, 255) });
+      else if (c === 4) ops.push({ k: "set16", v: r.between(0, 65535) });
+      else ops.push({ k: "aset", i: r.between(0, len - 1), v: r.between(0, 0x7fffffff) });
     }
     threads.push({ init, len, fill, ops });
     total = (total + digest({ init, len, fill, ops })) & M64;

@@ -20,7 +20,7 @@
 // drawn from, as a program's variables and literals recur.
 // The expected result is then the result of any one legal sequential execution
 // (evaluate.ts runs one).
-import { Rng } from "../rng";
+import { createRng, type Rng } from "@fuzzfarm/corpus";
 import type { GenConfig } from "./config";
 import type { BinOp, Cell, E64, Expr, Mem, Program, RmwOp, Stmt, Thread, Ty, UnOp, UnOp64, Width } from "./ir";
 import { NLOCALS } from "./ir";
@@ -70,32 +70,32 @@ class Gen {
   /** Per-program swarm choices: enabled chain step kinds, how often constants sit at a width's edges. */
   swarm = { steps: CHAIN_BANDS.map(() => true), edge: 0.6 };
   constructor(readonly seed: number, readonly cfg: GenConfig) {
-    this.rng = new Rng(seed);
+    this.rng = createRng(seed);
   }
 
   expr(depth: number, helperLimit = this.helpers.length, nparams = NLOCALS, ctx: Ctx | null = null): Expr {
     if (!this.cfg.memOps) {
-      const r = this.rng.int(0, 9);
-      if (depth <= 0 || r < 3) return r < 1 ? { k: "c", v: this.rng.u32() | 0 } : { k: "l", i: this.rng.int(0, nparams - 1) };
-      if (r < 8) return { k: "bin", op: this.rng.pick(BINOPS), a: this.expr(depth - 1, helperLimit, nparams), b: this.expr(depth - 1, helperLimit, nparams) };
+      const r = this.rng.between(0, 9);
+      if (depth <= 0 || r < 3) return r < 1 ? { k: "c", v: this.rng.u32() | 0 } : { k: "l", i: this.rng.between(0, nparams - 1) };
+      if (r < 8) return { k: "bin", op: this.rng.choose(BINOPS), a: this.expr(depth - 1, helperLimit, nparams), b: this.expr(depth - 1, helperLimit, nparams) };
       if (r < 9 && helperLimit > 0)
-        return { k: "call", f: this.rng.int(0, helperLimit - 1), a: this.expr(depth - 1, helperLimit, nparams), b: this.expr(depth - 1, helperLimit, nparams) };
+        return { k: "call", f: this.rng.between(0, helperLimit - 1), a: this.expr(depth - 1, helperLimit, nparams), b: this.expr(depth - 1, helperLimit, nparams) };
       return { k: "sel", c: this.expr(depth - 1, helperLimit, nparams), a: this.expr(depth - 1, helperLimit, nparams), b: this.expr(depth - 1, helperLimit, nparams) };
     }
     const sub = (): Expr => this.expr(depth - 1, helperLimit, nparams, ctx);
-    const r = this.rng.int(0, 99);
+    const r = this.rng.between(0, 99);
     if (depth <= 0 || r < 20) return this.leaf(nparams, ctx);
     if (r < 30 && ctx?.mem) {
       const m = this.mem("i32", false);
-      return this.chain({ k: "ld", m }, m.w, this.rng.int(1, 3));
+      return this.chain({ k: "ld", m }, m.w, this.rng.between(1, 3));
     }
-    if (r < 40) return { k: "bin", op: this.rng.pick(BINOPS_MORE), a: sub(), b: this.rng.chance(0.4) ? this.k32() : sub() };
-    if (r < 50) return this.extend(sub(), this.rng.pick([8, 16] as Width[]));
+    if (r < 40) return { k: "bin", op: this.rng.choose(BINOPS_MORE), a: sub(), b: this.rng.chance(0.4) ? this.k32() : sub() };
+    if (r < 50) return this.extend(sub(), this.rng.choose([8, 16] as Width[]));
     if (r < 57) return this.shiftPair(sub());
-    if (r < 64) return { k: "bin", op: this.rng.pick(CMPS), a: sub(), b: this.k32() };
-    if (r < 70) return { k: "un", op: this.rng.pick(this.unOps()), a: sub() };
-    if (r < 78 && ctx?.mem) return this.rng.chance(0.7) ? { k: "wrap", a: this.e64(depth - 1, ctx) } : { k: "cmp64", op: this.rng.pick(CMPS), a: this.e64(depth - 1, ctx), b: this.k64() };
-    if (r < 88 && helperLimit > 0) return { k: "call", f: this.rng.int(0, helperLimit - 1), a: sub(), b: sub() };
+    if (r < 64) return { k: "bin", op: this.rng.choose(CMPS), a: sub(), b: this.k32() };
+    if (r < 70) return { k: "un", op: this.rng.choose(this.unOps()), a: sub() };
+    if (r < 78 && ctx?.mem) return this.rng.chance(0.7) ? { k: "wrap", a: this.e64(depth - 1, ctx) } : { k: "cmp64", op: this.rng.choose(CMPS), a: this.e64(depth - 1, ctx), b: this.k64() };
+    if (r < 88 && helperLimit > 0) return { k: "call", f: this.rng.between(0, helperLimit - 1), a: sub(), b: sub() };
     return { k: "sel", c: sub(), a: sub(), b: sub() };
   }
 
@@ -112,17 +112,17 @@ class Gen {
     for (let i = 0; i < n; i++) {
       const r = this.step();
       if (r < 20) {
-        const ew: Width = bits < 32 && this.rng.chance(0.7) ? (bits <= 8 ? 8 : 16) : this.rng.pick([8, 16] as Width[]);
+        const ew: Width = bits < 32 && this.rng.chance(0.7) ? (bits <= 8 ? 8 : 16) : this.rng.choose([8, 16] as Width[]);
         e = this.extend(e, ew);
         bits = ew;
       } else if (r < 35) {
-        e = { k: "bin", op: this.rng.pick(CMPS), a: e, b: this.edge(bits) };
+        e = { k: "bin", op: this.rng.choose(CMPS), a: e, b: this.edge(bits) };
         bits = 1;
       } else if (r < 50) {
-        e = { k: "bin", op: this.rng.pick(["add", "sub"] as BinOp[]), a: e, b: this.edge(this.rng.pick([bits, 32])) };
+        e = { k: "bin", op: this.rng.choose(["add", "sub"] as BinOp[]), a: e, b: this.edge(this.rng.choose([bits, 32])) };
         bits = 32;
       } else if (r < 62) {
-        const op = this.rng.pick(["shl", "shr_u", "shr_s", "rotl", "rotr"] as BinOp[]);
+        const op = this.rng.choose(["shl", "shr_u", "shr_s", "rotl", "rotr"] as BinOp[]);
         const c = this.shiftCount();
         e = { k: "bin", op, a: e, b: { k: "c", v: c } };
         bits = op === "shr_u" && (c & 31) ? 32 - (c & 31) : 32;
@@ -130,12 +130,12 @@ class Gen {
         e = this.shiftPair(e);
         bits = 32;
       } else if (r < 82) {
-        const op = this.rng.pick(["and", "or", "xor"] as BinOp[]);
-        const c = op === "and" && this.rng.chance(0.5) ? { k: "c" as const, v: Number(WIDTH_MASK[this.rng.pick([8, 16] as Width[])]) } : this.k32();
+        const op = this.rng.choose(["and", "or", "xor"] as BinOp[]);
+        const c = op === "and" && this.rng.chance(0.5) ? { k: "c" as const, v: Number(WIDTH_MASK[this.rng.choose([8, 16] as Width[])]) } : this.k32();
         e = { k: "bin", op, a: e, b: c };
         bits = op === "and" ? Math.min(bits, 32 - Math.clz32(c.v)) : 32;
       } else if (r < 90) {
-        e = { k: "un", op: this.rng.pick(this.unOps()), a: e };
+        e = { k: "un", op: this.rng.choose(this.unOps()), a: e };
         bits = e.op === "extend8_s" || e.op === "extend16_s" ? 32 : 6;
       } else {
         e = { k: "bin", op: "mul", a: e, b: this.k32() };
@@ -153,7 +153,7 @@ class Gen {
   step(): number {
     const on = CHAIN_BANDS.filter((_, i) => this.swarm.steps[i]);
     const total = on.reduce((a, [lo, hi]) => a + hi - lo, 0);
-    let r = this.rng.int(0, total - 1);
+    let r = this.rng.between(0, total - 1);
     for (const [lo, hi] of on) {
       if (r < hi - lo) return lo + r;
       r -= hi - lo;
@@ -165,17 +165,17 @@ class Gen {
   edge(bits: number): Extract<Expr, { k: "c" }> {
     if (!this.rng.chance(this.swarm.edge)) return this.k32();
     const b = Math.max(1, Math.min(32, bits));
-    const base = this.rng.pick([2 ** (b - 1), 2 ** b - 1, 2 ** b, -(2 ** (b - 1)), -(2 ** b)]);
-    return { k: "c", v: (base + this.rng.int(-1, 1)) | 0 };
+    const base = this.rng.choose([2 ** (b - 1), 2 ** b - 1, 2 ** b, -(2 ** (b - 1)), -(2 ** b)]);
+    return { k: "c", v: (base + this.rng.between(-1, 1)) | 0 };
   }
 
   /** A word of a thread's initial scratch: pool values, random bits, or bytes at the sign edge. */
   initWord(): bigint {
-    const r = this.rng.int(0, 9);
+    const r = this.rng.between(0, 9);
     if (r < 4) return BigInt.asUintN(64, BigInt(this.k32().v));
     if (r < 7) return this.rng.u64();
     let v = 0n;
-    for (let i = 0; i < 8; i++) v |= BigInt(this.rng.pick([0x00, 0x01, 0x7f, 0x80, 0xff])) << BigInt(8 * i);
+    for (let i = 0; i < 8; i++) v |= BigInt(this.rng.choose([0x00, 0x01, 0x7f, 0x80, 0xff])) << BigInt(8 * i);
     return v;
   }
 
@@ -185,19 +185,19 @@ class Gen {
 
   leaf(nparams: number, ctx: Ctx | null): Expr {
     if (ctx?.temps.length && this.rng.chance(0.5)) {
-      const t = this.rng.chance(0.7) ? ctx.temps[ctx.temps.length - 1]! : this.rng.pick(ctx.temps);
+      const t = this.rng.chance(0.7) ? ctx.temps[ctx.temps.length - 1]! : this.rng.choose(ctx.temps);
       const e: Expr = { k: "t", v: t.v };
       // A narrow value is often extended from its own width (type-directed).
       return t.w < 32 && this.rng.chance(0.35) ? this.extend(e, t.w) : e;
     }
     if (ctx?.mem && this.rng.chance(0.25)) return { k: "ld", m: this.mem("i32", false) };
-    return this.rng.chance(0.33) ? this.k32() : { k: "l", i: this.rng.int(0, nparams - 1) };
+    return this.rng.chance(0.33) ? this.k32() : { k: "l", i: this.rng.between(0, nparams - 1) };
   }
 
   /** Sign or zero extension of the low `w` bits: extendN_s, the shift pair, or a mask. */
   extend(e: Expr, w: Width): Expr {
     const forms = this.cfg.signExt && w < 32 ? ["un", "shift", "shift", "mask"] : ["shift", "mask"];
-    const f = this.rng.pick(forms);
+    const f = this.rng.choose(forms);
     const sh = 32 - w;
     if (f === "un") return { k: "un", op: w === 8 ? "extend8_s" : "extend16_s", a: e };
     if (f === "mask") return { k: "bin", op: "and", a: e, b: { k: "c", v: Number(WIDTH_MASK[w] & 0xffffffffn) | 0 } };
@@ -212,51 +212,51 @@ class Gen {
   }
 
   shiftCount(): number {
-    const r = this.rng.int(0, 9);
-    if (r < 5) return this.rng.int(1, 31);
-    if (r < 8) return this.rng.pick([8, 16, 24]);
+    const r = this.rng.between(0, 9);
+    if (r < 5) return this.rng.between(1, 31);
+    if (r < 8) return this.rng.choose([8, 16, 24]);
     return this.k32().v as number;
   }
 
   interesting(): number {
-    switch (this.rng.int(0, 5)) {
-      case 0: return this.rng.int(0, 300);
-      case 1: return -this.rng.int(1, 300);
-      case 2: return ((1 << this.rng.int(0, 31)) + this.rng.int(-1, 1)) | 0;
-      case 3: return this.rng.pick(BOUNDARY);
+    switch (this.rng.between(0, 5)) {
+      case 0: return this.rng.between(0, 300);
+      case 1: return -this.rng.between(1, 300);
+      case 2: return ((1 << this.rng.between(0, 31)) + this.rng.between(-1, 1)) | 0;
+      case 3: return this.rng.choose(BOUNDARY);
       default: return this.rng.u32() | 0;
     }
   }
 
   k32(): Extract<Expr, { k: "c" }> {
-    return { k: "c", v: this.pool.length && this.rng.chance(0.7) ? this.rng.pick(this.pool) : this.interesting() };
+    return { k: "c", v: this.pool.length && this.rng.chance(0.7) ? this.rng.choose(this.pool) : this.interesting() };
   }
 
   k64(): Extract<E64, { k: "c" }> {
-    const r = this.rng.int(0, 3);
+    const r = this.rng.between(0, 3);
     const x = this.k32().v;
     if (r === 0) return { k: "c", v: BigInt.asUintN(64, BigInt(x)) };
     if (r === 1) return { k: "c", v: BigInt(x >>> 0) };
-    if (r === 2) return { k: "c", v: BigInt(this.rng.int(0, 70)) };
+    if (r === 2) return { k: "c", v: BigInt(this.rng.between(0, 70)) };
     return { k: "c", v: this.rng.u64() };
   }
 
   e64(depth: number, ctx: Ctx): E64 {
-    const r = this.rng.int(0, 99);
+    const r = this.rng.between(0, 99);
     if (depth <= 0 || r < 25) return this.rng.chance(0.5) ? { k: "ld", m: this.mem("i64", false) } : this.k64();
-    if (r < 55) return { k: "bin", op: this.rng.pick(ARITH64), a: this.e64(depth - 1, ctx), b: this.rng.chance(0.4) ? this.k64() : this.e64(depth - 1, ctx) };
+    if (r < 55) return { k: "bin", op: this.rng.choose(ARITH64), a: this.e64(depth - 1, ctx), b: this.rng.chance(0.4) ? this.k64() : this.e64(depth - 1, ctx) };
     if (r < 80) return { k: "ext", s: this.rng.chance(0.5), a: this.expr(depth - 1, this.helpers.length, NLOCALS, ctx) };
     const ops: UnOp64[] = this.cfg.signExt ? ["extend8_s", "extend16_s", "extend32_s", "clz", "ctz", "popcnt"] : ["clz", "ctz", "popcnt"];
-    return { k: "un", op: this.rng.pick(ops), a: this.e64(depth - 1, ctx) };
+    return { k: "un", op: this.rng.choose(ops), a: this.e64(depth - 1, ctx) };
   }
 
   /** A scratch access of type `ty`: width, signedness, atomic or plain, an offset that fits (aligned when atomic). */
   mem(ty: Ty, store: boolean, atomic = this.rng.chance(0.3)): Mem {
     const ws: Width[] = ty === "i32" ? [8, 16, 32] : [8, 16, 32, 64];
-    const w = this.rng.pick(ws);
+    const w = this.rng.choose(ws);
     const bytes = w / 8;
-    const base = this.addrs.length && this.rng.chance(0.8) ? this.rng.pick(this.addrs) : this.rng.int(0, SCRATCH_BYTES - 8);
-    let off = this.rng.chance(0.6) ? base : base + this.rng.int(0, 7);
+    const base = this.addrs.length && this.rng.chance(0.8) ? this.rng.choose(this.addrs) : this.rng.between(0, SCRATCH_BYTES - 8);
+    let off = this.rng.chance(0.6) ? base : base + this.rng.between(0, 7);
     if (atomic) off -= off % bytes;
     off = Math.min(off, SCRATCH_BYTES - bytes);
     const full = ty === "i32" ? 32 : 64;
@@ -265,20 +265,20 @@ class Gen {
 
   /** An ordinary statement over the thread's own memory (memOps grammar). */
   memStmt(t: Thread, depth: number, ctx: Ctx): Stmt {
-    const r = this.rng.int(0, 99);
+    const r = this.rng.between(0, 99);
     if (r < 50) return this.letStmt(t, depth, ctx);
     if (r < 68) return { k: "st", m: this.mem("i32", true), e: this.expr(2, this.helpers.length, NLOCALS, ctx) };
     if (r < 76) return { k: "st64", m: this.mem("i64", true), e: this.e64(2, ctx) };
     if (r < 90 || !this.cfg.bulkMemory) {
       const m = this.mem(this.rng.chance(0.6) ? "i32" : "i64", true, true);
-      const op = this.rng.pick(["add", "sub", "and", "or", "xor", "xchg", "cmpxchg"] as const);
+      const op = this.rng.choose(["add", "sub", "and", "or", "xor", "xchg", "cmpxchg"] as const);
       const v = BigInt.asUintN(m.w, BigInt(this.k32().v));
       const exp = this.rng.chance(0.5) ? 0n : BigInt.asUintN(m.w, BigInt(this.k32().v));
-      return { k: "prmw", m, op, v, exp, l: this.rng.int(0, NLOCALS - 1) };
+      return { k: "prmw", m, op, v, exp, l: this.rng.between(0, NLOCALS - 1) };
     }
-    const len = this.rng.int(0, 24);
-    if (this.rng.chance(0.5)) return { k: "fill", off: this.rng.int(0, SCRATCH_BYTES - len), len, val: this.k32().v };
-    return { k: "copy", dst: this.rng.int(0, SCRATCH_BYTES - len), src: this.rng.int(0, SCRATCH_BYTES - len), len };
+    const len = this.rng.between(0, 24);
+    if (this.rng.chance(0.5)) return { k: "fill", off: this.rng.between(0, SCRATCH_BYTES - len), len, val: this.k32().v };
+    return { k: "copy", dst: this.rng.between(0, SCRATCH_BYTES - len), src: this.rng.between(0, SCRATCH_BYTES - len), len };
   }
 
   /** let tV = (a load, usually) in 1..2 ordinary statements that read it. */
@@ -296,15 +296,15 @@ class Gen {
     const body: Stmt[] = [];
     if (this.rng.chance(0.6)) {
       // The temporary read once, through a chain, into the result or memory.
-      const e = this.chain({ k: "t", v }, w, this.rng.int(1, 3));
+      const e = this.chain({ k: "t", v }, w, this.rng.between(1, 3));
       body.push(this.rng.chance(0.7) ? { k: "mix", e } : { k: "st", m: this.mem("i32", true), e });
       if (this.rng.chance(0.3)) body.push({ k: "yield", site: this.site++ });
       return { k: "let", v, e: e0(), body };
     }
-    for (let i = this.rng.int(1, 2); i > 0; i--) {
-      const r = this.rng.int(0, 9);
+    for (let i = this.rng.between(1, 2); i > 0; i--) {
+      const r = this.rng.between(0, 9);
       if (r < 4) body.push({ k: "mix", e: this.expr(3, this.helpers.length, NLOCALS, inner) });
-      else if (r < 6) body.push({ k: "set", l: this.rng.int(0, NLOCALS - 1), e: this.expr(3, this.helpers.length, NLOCALS, inner) });
+      else if (r < 6) body.push({ k: "set", l: this.rng.between(0, NLOCALS - 1), e: this.expr(3, this.helpers.length, NLOCALS, inner) });
       else if (r < 7) body.push({ k: "st", m: this.mem("i32", true), e: this.expr(2, this.helpers.length, NLOCALS, inner) });
       else if (r < 8) body.push({ k: "yield", site: this.site++ });
       else if (depth < 2) body.push({ k: "if", c: this.expr(2, this.helpers.length, NLOCALS, inner), t: [{ k: "mix", e: this.expr(2, this.helpers.length, NLOCALS, inner) }], f: [] });
@@ -330,15 +330,15 @@ class Gen {
     for (let c = 0; c < this.cfg.cells; c++) {
       const classes: Cell["cls"][] = ["add", "add", "bits", "xchg", "cas"];
       if (this.cfg.locks && parentsWithSiblings.length) classes.push("locked", "locked");
-      const cls = this.rng.pick(classes);
+      const cls = this.rng.choose(classes);
       const widths: Width[] = this.cfg.i64 ? [8, 16, 32, 64] : [8, 16, 32];
-      const w: Width = cls === "locked" ? 32 : this.rng.pick(widths);
+      const w: Width = cls === "locked" ? 32 : this.rng.choose(widths);
       const plan: CellPlan = { cell: { cls, w } };
-      if (cls === "add" && this.rng.chance(0.5)) plan.uniform = { op: this.rng.pick(["add", "sub"] as RmwOp[]), v: this.value(w) };
+      if (cls === "add" && this.rng.chance(0.5)) plan.uniform = { op: this.rng.choose(["add", "sub"] as RmwOp[]), v: this.value(w) };
       if (cls === "xchg" || cls === "cas") plan.value = this.value(w);
       if (cls === "bits") plan.freeBits = this.rng.shuffle([...Array(w).keys()]);
       if (cls === "locked") {
-        const owner = this.rng.pick(parentsWithSiblings).id;
+        const owner = this.rng.choose(parentsWithSiblings).id;
         if (!lockOf.has(owner)) lockOf.set(owner, this.locks++);
         plan.lock = lockOf.get(owner)!;
         plan.owner = owner;
@@ -351,7 +351,7 @@ class Gen {
   sharedOp(t: Thread): Stmt | null {
     const usable = this.plans.map((p, i) => [p, i] as const).filter(([p]) => p.cell.cls !== "locked" || p.owner === t.parent);
     if (!usable.length) return null;
-    const [p, cell] = this.rng.pick(usable);
+    const [p, cell] = this.rng.choose(usable);
     const w = p.cell.w;
     const site = this.site++;
     switch (p.cell.cls) {
@@ -362,20 +362,20 @@ class Gen {
       case "cas":
         return { k: "cas", site, cell, ty: this.tyFor(w), w, v: p.value! };
       case "bits": {
-        const n = Math.min(this.rng.int(1, 3), p.freeBits!.length);
+        const n = Math.min(this.rng.between(1, 3), p.freeBits!.length);
         if (n === 0) return { k: "aload", site, cell, ty: this.tyFor(w), w };
         let bits = 0n;
         for (let i = 0; i < n; i++) bits |= 1n << BigInt(p.freeBits!.pop()!);
-        const op = this.rng.pick(["and", "or", "xor"] as RmwOp[]);
+        const op = this.rng.choose(["and", "or", "xor"] as RmwOp[]);
         const v = op === "and" ? ~bits & WIDTH_MASK[w] : bits;
         return { k: "rmw", site, cell, op, ty: this.tyFor(w), w, v, use: "mask", mask: bits };
       }
       case "add": {
         if (p.uniform) return { k: "rmw", site, cell, op: p.uniform.op, ty: this.tyFor(w), w, v: p.uniform.v, use: "sum", mask: 0n };
-        const r = this.rng.int(0, 9);
+        const r = this.rng.between(0, 9);
         if (r < 2) return { k: "casloop", site, cell, ty: this.tyFor(w), w, v: this.value(w) };
         if (r < 3) return { k: "aload", site, cell, ty: this.tyFor(w), w };
-        return { k: "rmw", site, cell, op: this.rng.pick(["add", "sub"] as RmwOp[]), ty: this.tyFor(w), w, v: this.value(w), use: "drop", mask: 0n };
+        return { k: "rmw", site, cell, op: this.rng.choose(["add", "sub"] as RmwOp[]), ty: this.tyFor(w), w, v: this.value(w), use: "drop", mask: 0n };
       }
     }
   }
@@ -389,7 +389,7 @@ class Gen {
         out.push(this.memStmt(t, depth, { mem: true, temps: [] }));
         continue;
       }
-      const r = this.rng.int(0, 99);
+      const r = this.rng.between(0, 99);
       if (r < 40 && budget.log >= mult) {
         const s = this.sharedOp(t);
         if (s) {
@@ -400,13 +400,13 @@ class Gen {
       }
       if (r < 52 && depth < 2) {
         const c = this.expr(2);
-        out.push({ k: "if", c, t: this.stmts(t, this.rng.int(1, 3), depth + 1, mult, budget), f: this.stmts(t, this.rng.int(0, 2), depth + 1, mult, budget) });
+        out.push({ k: "if", c, t: this.stmts(t, this.rng.between(1, 3), depth + 1, mult, budget), f: this.stmts(t, this.rng.between(0, 2), depth + 1, mult, budget) });
       } else if (r < 62 && depth < 2) {
-        const n2 = this.rng.int(1, 3);
-        out.push({ k: "loop", n: n2, body: this.stmts(t, this.rng.int(1, 3), depth + 1, mult * n2, budget) });
-      } else if (r < 72) out.push({ k: "set", l: this.rng.int(0, NLOCALS - 1), e: this.expr(3, this.helpers.length, NLOCALS, this.threadCtx()) });
-      else if (r < 80) out.push({ k: "pstore", slot: this.rng.int(0, SCRATCH_SLOTS - 1), e: this.expr(2, this.helpers.length, NLOCALS, this.threadCtx()) });
-      else if (r < 86) out.push({ k: "pload", slot: this.rng.int(0, SCRATCH_SLOTS - 1), l: this.rng.int(0, NLOCALS - 1) });
+        const n2 = this.rng.between(1, 3);
+        out.push({ k: "loop", n: n2, body: this.stmts(t, this.rng.between(1, 3), depth + 1, mult * n2, budget) });
+      } else if (r < 72) out.push({ k: "set", l: this.rng.between(0, NLOCALS - 1), e: this.expr(3, this.helpers.length, NLOCALS, this.threadCtx()) });
+      else if (r < 80) out.push({ k: "pstore", slot: this.rng.between(0, SCRATCH_SLOTS - 1), e: this.expr(2, this.helpers.length, NLOCALS, this.threadCtx()) });
+      else if (r < 86) out.push({ k: "pload", slot: this.rng.between(0, SCRATCH_SLOTS - 1), l: this.rng.between(0, NLOCALS - 1) });
       else out.push({ k: "mix", e: this.expr(3, this.helpers.length, NLOCALS, this.threadCtx()) });
     }
     return out;
@@ -419,19 +419,19 @@ class Gen {
   build(): Program {
     const cfg = this.cfg;
     const maxT = Math.min(cfg.threads, MAX_THREADS);
-    const n = cfg.depth === 0 ? 1 : this.rng.int(Math.min(2, maxT), maxT);
+    const n = cfg.depth === 0 ? 1 : this.rng.between(Math.min(2, maxT), maxT);
     this.threads.push({ id: 0, parent: -1, depth: 0, body: [] });
     for (let t = 1; t < n; t++) {
       const parents = this.threads.filter((p) => p.depth < cfg.depth);
-      const p = this.rng.pick(parents);
+      const p = this.rng.choose(parents);
       this.threads.push({ id: t, parent: p.id, depth: p.depth + 1, body: [] });
     }
     if (cfg.memOps) {
       const steps = CHAIN_BANDS.map(() => this.rng.chance(0.5));
-      if (!steps.some(Boolean)) steps[this.rng.int(0, steps.length - 1)] = true;
-      this.swarm = { steps, edge: this.rng.pick([0.2, 0.6, 0.9]) };
+      if (!steps.some(Boolean)) steps[this.rng.between(0, steps.length - 1)] = true;
+      this.swarm = { steps, edge: this.rng.choose([0.2, 0.6, 0.9]) };
       for (let i = 0; i < 8; i++) this.pool.push(this.interesting());
-      for (let i = 0; i < 6; i++) this.addrs.push(8 * this.rng.int(0, SCRATCH_BYTES / 8 - 1));
+      for (let i = 0; i < 6; i++) this.addrs.push(8 * this.rng.between(0, SCRATCH_BYTES / 8 - 1));
     }
     this.temps = this.threads.map(() => 0);
     if (cfg.memOps) for (const t of this.threads) t.init = [...Array(SCRATCH_BYTES / 8).keys()].map(() => this.initWord());
@@ -448,12 +448,12 @@ class Gen {
       locks: this.locks,
       flags: this.flags,
       helpers: this.helpers,
-      sharedGlobals: cfg.sharedEverything ? this.rng.int(1, 3) : 0,
+      sharedGlobals: cfg.sharedEverything ? this.rng.between(1, 3) : 0,
     };
   }
 
   insertTop(body: Stmt[], s: Stmt, lo = 0, hi = body.length): number {
-    const at = this.rng.int(lo, hi);
+    const at = this.rng.between(lo, hi);
     body.splice(at, 0, s);
     return at;
   }
@@ -463,7 +463,7 @@ class Gen {
       const kids = this.threads.filter((c) => c.parent === p.id);
       for (let i = 1; i < kids.length; i++) {
         if (!this.rng.chance(0.6)) continue;
-        const j = this.rng.int(0, i - 1);
+        const j = this.rng.between(0, i - 1);
         const flag = this.flags++;
         this.insertTop(kids[j]!.body, { k: "signal", flag });
         this.insertTop(kids[i]!.body, { k: "wait", flag });

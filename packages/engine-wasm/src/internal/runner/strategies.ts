@@ -14,7 +14,8 @@
 //            partial-order reduction (one run per order of racing accesses) within part
 //            of the budget, then guided random schedules (litmus/explore.ts)
 import { FuzzFarmError } from "@fuzzfarm/protocol";
-import { Rng, subSeed } from "../rng";
+import { createRng } from "@fuzzfarm/corpus";
+import { subSeed } from "../sub-seed";
 import type { RunSpec } from "./supervisor";
 
 export const STRATEGIES = ["barrier", "delay", "token", "pct", "race", "mix", "dfs", "auto"] as const;
@@ -38,7 +39,7 @@ export function checkStrategy(s: string, litmus = false): void {
 /** The spec of run `i` for a program with `threads` threads; `steps` estimates decisions per run (PCT). */
 export function runSpec(strategy: string, seed: number, i: number, threads: number, steps = 64): RunSpec {
   const s = subSeed(seed, i);
-  const rng = new Rng(s);
+  const rng = createRng(s);
   let base = strategy.split(":")[0]!;
   const mixed = base === "mix";
   if (mixed) base = ["race", "token", "pct", "race", "delay"][i % 5]!;
@@ -47,7 +48,7 @@ export function runSpec(strategy: string, seed: number, i: number, threads: numb
     case "barrier":
       return { mode: 0, seed: s, strategy: "barrier", barrier: true, startOrder: order };
     case "delay":
-      return { mode: 0, seed: s, strategy: "delay", startOrder: order, spinPM: 150, sleepPM: 15, maxSpin: 3000, maxSleepUs: 300, startDelayUs: rng.int(0, 300) };
+      return { mode: 0, seed: s, strategy: "delay", startOrder: order, spinPM: 150, sleepPM: 15, maxSpin: 3000, maxSleepUs: 300, startDelayUs: rng.between(0, 300) };
     case "token":
       return { mode: 1, seed: s, strategy: "token", startOrder: order };
     case "race":
@@ -59,7 +60,7 @@ export function runSpec(strategy: string, seed: number, i: number, threads: numb
     case "pct": {
       const d = strategy.startsWith("pct:") ? Number(strategy.slice(4)) : 3;
       const priorities = rng.shuffle([...Array(threads).keys()].map((t) => d + t));
-      const changePoints = [...Array(Math.max(0, d - 1))].map(() => rng.int(1, Math.max(1, steps)));
+      const changePoints = [...Array(Math.max(0, d - 1))].map(() => rng.between(1, Math.max(1, steps)));
       return { mode: 2, seed: s, strategy: strategy.startsWith("pct") ? strategy : "pct", startOrder: order, priorities, changePoints };
     }
   }

@@ -19,7 +19,7 @@
 // that differ only in the order of independent accesses then run once: SB, MP,
 // LB and 2+2W take 3 runs, IRIW 17 (15 orders). Without it, every interleaving of memory
 // accesses runs once (IRIW: 180).
-import { Rng } from "../rng";
+import { createRng, type Rng } from "@fuzzfarm/corpus";
 import type { RunResult, RunSpec } from "./supervisor";
 
 interface Node {
@@ -86,7 +86,7 @@ export class ScheduleTree {
    * @param siteWidths byte width per instrumentation site (index: site - 10000), handed to the scheduler for its sleep sets
    */
   constructor(seed: number, private readonly threads: number, private readonly maxNodes = 2_000_000, private readonly dependence: Dependence | null = null, private readonly siteWidths: number[] = []) {
-    this.rng = new Rng(seed);
+    this.rng = createRng(seed);
   }
 
   /** No untried alternative is left and every handed-out run came back. */
