@@ -1,5 +1,10 @@
 // The Engine interface: self-test, a budgeted job, bad targets, minimization and reproduction.
 import { test } from "node:test";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import assert from "node:assert/strict";
 import { EngineResult, parseJob, type JobFor } from "@fuzzfarm/protocol";
 import { generate, Harness, minimizeFinding, parseGenConfig, programToJson, wasmEngine } from "../src/index";
@@ -58,6 +63,30 @@ test("minimization shrinks a failing program that still fails the same oracle; t
     assert.equal(clean.kind, "ok");
   } finally {
     await h.close();
+  }
+});
+
+test("a finding's reproducer names the optimizer under test, so its replay runs that optimizer and not the project's own", async () => {
+  // An optimizer under test that differs from the project's Binaryen: a binaryen package whose
+  // optimize() crashes (a directory, as `-o optimizer=DIR`), and a command that fails (`-o optimizerCmd`).
+  // Each finding must replay with it; a replay with the project's own Binaryen would come back ok.
+  const dir = mkdtempSync(join(tmpdir(), "ff-fake-binaryen-"));
+  const real = createRequire(import.meta.url).resolve("binaryen");
+  writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "binaryen", version: "0.0.0-broken", type: "module", main: "index.js" }));
+  writeFileSync(join(dir, "index.js"), `import real from ${JSON.stringify(pathToFileURL(real).href)};
+const b = Object.create(real);
+b.readBinary = (bytes) => { const m = real.readBinary(bytes); m.optimize = () => { throw new Error("broken optimizer"); }; return m; };
+export default b;\n`);
+  try {
+    for (const optimizer of [{ optimizer: dir }, { optimizerCmd: "false" }]) {
+      const r = EngineResult.parse(await wasmEngine.run(job("small", { runsPerProgram: 2, strategy: "race", ...optimizer }, 2), ctx()));
+      const f = r.findings.find((x) => x.kind === "oracle" && x.oracle.startsWith("optimizer@"));
+      assert.ok(f, `an optimizer finding with ${JSON.stringify(optimizer)}: ${JSON.stringify(r.findings.map((x) => x.message))}`);
+      const out = await wasmEngine.reproduce({ path: "small" }, f.reproducer, ctx());
+      assert.equal(out.kind === "oracle" && out.oracle, f.kind === "oracle" && f.oracle, `replay with ${JSON.stringify(optimizer)}: ${JSON.stringify(out)}`);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 });
 

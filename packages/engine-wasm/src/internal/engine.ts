@@ -116,7 +116,12 @@ async function runGenerator(t: Extract<WasmTarget, { kind: "generator" }>, job: 
         seen.add(key);
         const budget = { deadline: Math.min(performance.now() + 20_000, deadline + 10_000) };
         const m = await minimizeFinding(h, { ...p, seed: salt }, f, opts, budget);
-        acc.findings.push(toFinding(m, p, t.config, o.strategy, { runsPerProgram: o.runsPerProgram, scheduleSeed: salt, ...(o.fault ? { fault: o.fault } : {}) }));
+        // The optimizer under test goes into the reproducer: `reproduce` (replay and minimize jobs, `fuzzfarm
+        // repro`) runs the reproducer alone, and without it would optimize with the project's own Binaryen.
+        acc.findings.push(toFinding(m, p, t.config, o.strategy, {
+          runsPerProgram: o.runsPerProgram, scheduleSeed: salt, ...(o.fault ? { fault: o.fault } : {}),
+          ...(o.optimizer ? { optimizer: o.optimizer } : {}), ...(o.optimizerCmd ? { optimizerCmd: o.optimizerCmd } : {}),
+        }));
         y.findings++;
       }
       ctx.onProgress?.({ execs: acc.execs, features: acc.features.size });
