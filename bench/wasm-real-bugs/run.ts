@@ -4,10 +4,15 @@
 //   3. run a farm campaign of the generator (`fuzzfarm fuzz opt --engine wasm
 //      -o optimizer=<release>`) with the affected release, stopping at the first
 //      bucket, and one with the fixed release for the same time;
+//      Each bucket of a fixed-release campaign is attributed (attribute.ts): which
+//      bug of bugs.ts its program is, by the releases that get it wrong and right;
 //   4. per release, which of Binaryen's passes change the campaign's programs
 //      (each pass run alone on the first programs of the generator).
 // Prints a table: bug, confirmed, affected: found? time to find, fixed: buckets.
-//   node --import tsx bench/wasm-real-bugs/run.ts [--only id[,id]] [--time 600] [--fixed-time S] [--no-fixed] [--passes N] [--job-seconds 60]
+// --fixed-only skips the affected campaigns (step 3's first half) and runs one
+// fixed-release campaign per distinct (fixed release, generator configuration):
+// bugs that share both (98.0.0-nightly/98.0.0 -> 99.0.0) share that campaign.
+//   node --import tsx bench/wasm-real-bugs/run.ts [--only id[,id]] [--time 600] [--fixed-time S] [--no-fixed | --fixed-only] [--passes N] [--job-seconds 60]
 import { execFile } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -15,6 +20,7 @@ import { fileURLToPath } from "node:url";
 import { emitWat, generate, parseGenConfig } from "../../packages/engine-wasm/src/index";
 import { encodeWat } from "../../packages/engine-wasm/src/internal/wasm-tools";
 import { passEffects } from "../../packages/engine-wasm/src/internal/optimize";
+import { attribute, attributionLine, type Attribution } from "./attribute";
 import { BUGS, type RealBug } from "./bugs";
 import { confirm } from "./confirm";
 import { installReleases, versionDir } from "./install";
@@ -26,10 +32,11 @@ const only = arg("--only", "");
 const time = Number(arg("--time", "600"));
 const fixedTime = Number(arg("--fixed-time", String(time)));
 const passPrograms = Number(arg("--passes", "20"));
+const fixedOnly = process.argv.includes("--fixed-only");
 /** Shorter jobs report a finding sooner (a job returns its findings when it ends). */
 const jobSeconds = Number(arg("--job-seconds", "60"));
 
-interface Campaign { seconds: number; buckets: { id: string; kind: string; title: string; count: number }[]; executions: number; error?: string }
+interface Campaign { campaignId?: string; seconds: number; buckets: { id: string; kind: string; title: string; count: number }[]; executions: number; error?: string }
 
 /** One `fuzzfarm fuzz` campaign of the generator with `version` as the optimizer under test. */
 export function campaign(bug: RealBug, version: string, seconds: number, stopOnFirst: boolean): Promise<Campaign> {
@@ -42,7 +49,7 @@ export function campaign(bug: RealBug, version: string, seconds: number, stopOnF
       const line = stdout.trim().split("\n").filter((l) => l.startsWith("{")).pop();
       if (!line) return res({ seconds: 0, buckets: [], executions: 0, error: (stderr || String(err)).split("\n").slice(-3).join(" ") });
       const j = JSON.parse(line);
-      res({ seconds: j.seconds, executions: j.executions, buckets: j.buckets.map((b: any) => ({ id: b.id, kind: b.kind, title: b.title, count: b.count })) });
+      res({ campaignId: j.campaignId, seconds: j.seconds, executions: j.executions, buckets: j.buckets.map((b: any) => ({ id: b.id, kind: b.kind, title: b.title, count: b.count })) });
     });
   });
 }
@@ -66,22 +73,46 @@ async function passCoverage(version: string, bug: RealBug): Promise<Record<strin
 }
 
 const bugs = BUGS.filter((b) => !only || only.split(",").includes(b.id));
-installReleases([...new Set(bugs.flatMap((b) => [b.affected, b.fixed]))]);
+installReleases([...new Set(bugs.flatMap((b) => [b.affected, b.fixed]))]); // confirm() uses both
 const rows: string[] = [];
 const report: unknown[] = [];
+/** Fixed-release campaigns already run, by release and generator configuration (--fixed-only shares them). */
+const fixedRuns = new Map<string, Campaign & { attributed: Attribution[] }>();
 for (const b of bugs) {
   const c = await confirm(b);
-  process.stderr.write(`${b.id}: hand-written module: ${c.confirmed ? "confirmed" : "NOT confirmed"}; campaign on binaryen ${b.affected} (up to ${time} s)\n`);
-  const aff = await campaign(b, b.affected, time, true);
-  const found = aff.buckets.filter((x) => x.kind === "oracle");
-  process.stderr.write(`  affected: ${found.length ? `found in ${aff.seconds} s: ${found.map((x) => x.title).join("; ")}` : `not found (${aff.error ?? `${aff.executions} executions`})`}\n`);
-  const fix = process.argv.includes("--no-fixed") ? null : await campaign(b, b.fixed, fixedTime, false);
-  if (fix) process.stderr.write(`  fixed ${b.fixed}: ${fix.buckets.length} buckets in ${fix.seconds} s${fix.buckets.length ? `: ${fix.buckets.map((x) => x.title).join("; ")}` : ""}\n`);
-  const cov = await passCoverage(b.affected, b);
+  let aff: Campaign | null = null;
+  let found: Campaign["buckets"] = [];
+  if (!fixedOnly) {
+    process.stderr.write(`${b.id}: hand-written module: ${c.confirmed ? "confirmed" : "NOT confirmed"}; campaign on binaryen ${b.affected} (up to ${time} s)\n`);
+    aff = await campaign(b, b.affected, time, true);
+    found = aff.buckets.filter((x) => x.kind === "oracle");
+    process.stderr.write(`  affected: ${found.length ? `found in ${aff.seconds} s: ${found.map((x) => x.title).join("; ")}` : `not found (${aff.error ?? `${aff.executions} executions`})`}\n`);
+  } else process.stderr.write(`${b.id}: hand-written module: ${c.confirmed ? "confirmed" : "NOT confirmed"}; fixed release only\n`);
+  const key = `${b.fixed} ${JSON.stringify(b.generator)}`;
+  let fix: (Campaign & { attributed: Attribution[] }) | null = null;
+  let shared = false;
+  if (!process.argv.includes("--no-fixed")) {
+    shared = fixedOnly && fixedRuns.has(key);
+    if (shared) fix = fixedRuns.get(key)!;
+    else {
+      const run = await campaign(b, b.fixed, fixedTime, false);
+      fix = { ...run, attributed: run.buckets.length && run.campaignId ? await attribute({ campaignId: run.campaignId }) : [] };
+    }
+    fixedRuns.set(key, fix as Campaign & { attributed: Attribution[] });
+    process.stderr.write(`  fixed ${b.fixed}${shared ? " (the campaign above)" : ""}: ${fix.buckets.length} buckets in ${fix.seconds} s, ${fix.executions} executions${fix.error ? ` (error: ${fix.error})` : ""}${fix.buckets.length ? `: ${fix.buckets.map((x) => x.title).join("; ")}` : ""}\n`);
+  }
+  if (fix && !shared) for (const a of fix.attributed) process.stderr.write(`    ${attributionLine(a)}\n`);
+  const covVersion = fixedOnly ? b.fixed : b.affected;
+  const cov = await passCoverage(covVersion, b);
   const covText = Object.entries(cov).filter(([, n]) => n > 0).map(([p, n]) => `${p} ${n}/${passPrograms}`).join(", ");
-  process.stderr.write(`  passes that changed the first ${passPrograms} programs (binaryen ${b.affected}): ${covText}\n`);
-  rows.push(`${b.id.padEnd(24)} ${(c.confirmed ? "yes" : "NO").padEnd(9)} ${b.affected.padEnd(24)} ${(found.length ? `yes, ${aff.seconds} s` : "no").padEnd(14)} ${b.fixed.padEnd(12)} ${fix ? `${fix.buckets.length} in ${fix.seconds} s` : "-"}`);
-  report.push({ bug: b.id, affected: b.affected, fixed: b.fixed, confirmed: c.confirmed, campaign: { affected: aff, fixed: fix }, passes: cov });
+  process.stderr.write(`  passes that changed the first ${passPrograms} programs (binaryen ${covVersion}): ${covText}\n`);
+  const foundText = aff ? (found.length ? `yes, ${aff.seconds} s` : "no") : "-";
+  // Fixed-release buckets by the bug they are: this row's own bug would mean its fix is incomplete.
+  const byBug = (fix?.attributed ?? []).reduce<Record<string, number>>((m, a) => ((m[a.bugs.join("+") || "no known bug"] = (m[a.bugs.join("+") || "no known bug"] ?? 0) + 1), m), {});
+  if (fix && fix.buckets.length > fix.attributed.length) byBug["not a generated-program oracle bucket"] = fix.buckets.length - fix.attributed.length;
+  const fixText = fix ? `${fix.buckets.length} in ${fix.seconds} s, ${fix.executions} execs${shared ? " (same)" : ""}${Object.keys(byBug).length ? ` (${Object.entries(byBug).map(([k, n]) => `${n} ${k}`).join(", ")})` : ""}` : "-";
+  rows.push(`${b.id.padEnd(24)} ${(c.confirmed ? "yes" : "NO").padEnd(9)} ${b.affected.padEnd(24)} ${foundText.padEnd(14)} ${b.fixed.padEnd(12)} ${fixText}`);
+  report.push({ bug: b.id, affected: b.affected, fixed: b.fixed, confirmed: c.confirmed, campaign: { affected: aff, fixed: fix, fixedShared: shared }, passes: { version: covVersion, changed: cov } });
 }
 mkdirSync(join(here, "out"), { recursive: true });
 writeFileSync(join(here, "out", `run-${Date.now()}.json`), JSON.stringify(report, null, 2));
