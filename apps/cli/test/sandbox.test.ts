@@ -10,12 +10,12 @@
 // none of the farm's secrets and their cwd is a directory of their job.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { networkInterfaces, tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { enqueueJob, readHeartbeats } from "@fuzzfarm/queue";
-import { parseJob } from "@fuzzfarm/protocol";
+import { JobResult, parseJob } from "@fuzzfarm/protocol";
 import { killAndWait, spawnWorker, testFarm, waitUntil } from "./helpers";
 
 const FIXTURES = fileURLToPath(new URL("./fixtures/sandbox/", import.meta.url));
@@ -35,7 +35,7 @@ interface Report {
   lanRedis: string | null;
 }
 
-async function runTargets(mode: "auto" | "none") {
+async function runTargets(mode: "net" | "none") {
   const farm = await testFarm({ FUZZFARM_ADMIN_TOKEN: ADMIN_TOKEN });
   const reports = mkdtempSync(join(tmpdir(), "ff-sandbox-reports-"));
   const w = spawnWorker({
@@ -73,8 +73,8 @@ function commonChecks(reports: Report[], jobKey: string) {
   }
 }
 
-test("sandbox auto (Linux): targets see only their own loopback; Redis and PostgreSQL refuse, the LAN is unreachable, the worker's environ is closed", { skip: process.platform !== "linux" && "network namespaces are Linux only" }, async () => {
-  const { reports, beats, log, jobKey } = await runTargets("auto");
+test("sandbox net (Linux): targets see only their own loopback; Redis and PostgreSQL refuse, the LAN is unreachable, the worker's environ is closed", { skip: process.platform !== "linux" && "network namespaces are Linux only" }, async () => {
+  const { reports, beats, log, jobKey } = await runTargets("net");
   assert.ok(log.some((l) => /ready: engines .*; sandbox net \(own network namespace/.test(l)), log.join("\n"));
   assert.deepEqual(beats.map((b) => b.sandbox), ["net"], "the heartbeat advertises the sandbox");
   commonChecks(reports, jobKey);
@@ -97,5 +97,47 @@ test("sandbox none: the same targets reach Redis and PostgreSQL and read the wor
     assert.equal(r.redis, "connected", `${r.engine}: Redis`);
     assert.equal(r.postgres, "connected", `${r.engine}: PostgreSQL`);
     assert.ok(Array.isArray(r.parentEnviron) && r.parentEnviron.includes(`FUZZFARM_JOB_KEY=${jobKey}`), `${r.engine}: the worker's environ as started, key included`);
+  }
+});
+
+test("sandbox fs (Linux): a worker process's target cannot read the job key file or the data directory, write outside its directory, see the worker's processes or reach Redis", { skip: process.platform !== "linux" && "mount namespaces are Linux only" }, async () => {
+  // the worker's data directory outside /tmp (which the fs sandbox replaces anyway), its job key in a file there
+  const dataDir = mkdtempSync("/var/tmp/ff-fs-farm-");
+  const keyFile = join(dataDir, "job-key");
+  const farm = await testFarm();
+  writeFileSync(keyFile, farm.env.FUZZFARM_JOB_KEY!, { mode: 0o600 });
+  mkdirSync(join(dataDir, "redis"));
+  const { FUZZFARM_JOB_KEY: _key, ...env } = farm.env;
+  const w = spawnWorker({ ...env, FUZZFARM_SANDBOX: "fs", FUZZFARM_ENGINES: "node", FUZZFARM_DATA_DIR: dataDir, FUZZFARM_JOB_KEY_FILE: keyFile });
+  try {
+    await waitUntil(() => w.log.some((l) => /ready:/.test(l)), 60_000, `worker ready (log: ${w.log.slice(-5).join(" | ")})`);
+    assert.ok(w.log.some((l) => /ready: engines node; sandbox fs \(own network, mount and PID namespace/.test(l)), w.log.join("\n"));
+    assert.deepEqual((await readHeartbeats(farm.queues.connection, farm.prefix)).map((b) => b.sandbox), ["fs"]);
+    const jobId = "node-fs";
+    await enqueueJob(farm.queues, parseJob({ jobId, campaignId: "c-sandbox", engine: "node", target: { name: "fs-target", path: join(FIXTURES, "fs-target.cjs") }, budget: { runs: 2, seconds: 5 }, options: { timeoutMs: 8000, args: [keyFile, dataDir] } }));
+    let result: JobResult | undefined;
+    await waitUntil(async () => {
+      const j = await farm.queues.results.getJob(`r-${jobId}`);
+      if (j) result = JobResult.parse(j.data);
+      return !!result;
+    }, 90_000, `the job's result (worker log: ${w.log.slice(-5).join(" | ")})`);
+    const text = JSON.stringify(result);
+    assert.ok(!text.includes(farm.env.FUZZFARM_JOB_KEY!), "the job key is nowhere in the result");
+    const m = /FFSEEN (\{[^}]*\})/.exec(text);
+    assert.ok(m, `the target's report is in its finding: ${text.slice(0, 500)}`);
+    const seen = JSON.parse(JSON.parse(`"${m[1]}"`)) as { pid: number; procs: string[]; key: string; dataDir: unknown; writeData: string; writeRoot: string; writeCwd: string; redis: string };
+    assert.ok(seen.key === "read:" || seen.key === "ENOENT", `job key file: ${seen.key}`);
+    assert.deepEqual(seen.dataDir, [], "the data directory is an empty cover");
+    assert.equal(seen.writeData, "EROFS");
+    assert.equal(seen.writeRoot, "EROFS");
+    assert.equal(seen.writeCwd, "ok");
+    assert.ok(seen.pid <= 3 && seen.procs.length <= 4 && !seen.procs.includes(String(w.pid)), `pid ${seen.pid}, /proc lists ${seen.procs.join(",")}`);
+    assert.equal(seen.redis, "ECONNREFUSED");
+    assert.equal(existsSync(join(dataDir, "planted")), false);
+    assert.equal(existsSync("/ff-planted"), false);
+  } finally {
+    await killAndWait(w);
+    await farm.close();
+    rmSync(dataDir, { recursive: true, force: true });
   }
 });

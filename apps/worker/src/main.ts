@@ -1,11 +1,13 @@
 // fuzzfarm worker process: joins a farm given its Redis URL (FUZZFARM_REDIS_URL / REDIS_URL).
-import { loadConfig, resolveJobKey, scrubSecretEnv } from "@fuzzfarm/config";
+import { loadConfig, resolveJobKey, scrubSecretEnv, secretPaths } from "@fuzzfarm/config";
 import { oneLine } from "@fuzzfarm/protocol";
 import { startWorker, loadEngines } from "@fuzzfarm/worker";
 
 async function main() {
   const config = loadConfig();
   const jobKey = resolveJobKey(config);
+  // What the "fs" sandbox covers (the data directory, secret files), named before their variables go.
+  const hide = secretPaths(config, process.env);
   // Targets are children of this process: they must not inherit the farm's credentials.
   scrubSecretEnv(process.env);
   const { engines, missing } = await loadEngines([...config.engines], {
@@ -23,6 +25,9 @@ async function main() {
     lockMs: config.lockMs,
     skipSelfTest: config.skipSelfTest,
     sandbox: config.sandbox,
+    sandboxHide: hide,
+    // configured engine binaries stay readable if they live in a tmp directory the "fs" sandbox replaces
+    sandboxReadable: [...config.wasmEngines.flatMap((c) => c.command), config.denoPath ?? "", config.bunPath ?? ""],
     log: (l) => console.error(`[worker ${process.pid}] ${l}`),
   });
   const bye = async () => {

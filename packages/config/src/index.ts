@@ -74,11 +74,13 @@ export const ConfigSchema = z.object({
     .default(["input", "node", "wasm"]),
   /**
    * Sandbox of the target processes a worker starts: "net" runs each in its own user and network namespace with only
-   * loopback (Linux, `unshare` from util-linux; the worker refuses to start without it), "auto" does so where a probe at
-   * start-up shows it works, "none" runs them with the worker's network. Each job's targets get their own working
+   * loopback (Linux, `unshare` from util-linux; the worker refuses to start without it); "fs" adds a mount and PID
+   * namespace (read-only files but the job's directory, private /tmp, the data directory and secret files covered,
+   * own /proc; needs `perl` too); "auto" uses the strongest that a probe at start-up shows working, "none" runs them
+   * with the worker's network and files. Each job's targets get their own working
    * directory either way. Default "auto" (env FUZZFARM_SANDBOX).
    */
-  sandbox: z.enum(["auto", "net", "none"]).default("auto"),
+  sandbox: z.enum(["auto", "fs", "net", "none"]).default("auto"),
   /** Skip the engines' start-up probes in workers (tests starting many workers). Default false. */
   skipSelfTest: z.preprocess((v) => (typeof v === "string" ? v === "1" || v === "true" : v), z.boolean()).default(false),
 });
@@ -213,4 +215,15 @@ export function scrubSecretEnv(env: NodeJS.ProcessEnv): string[] {
   const removed = SECRET_ENV.filter((n) => env[n] !== undefined);
   for (const n of removed) delete env[n];
   return removed;
+}
+
+/**
+ * Files and directories a worker's targets must not read under the "fs"
+ * sandbox: the data directory (job key file, Redis password), and every
+ * secret file named by a NAME_FILE variable of `env`. Call it before
+ * scrubSecretEnv removes those names.
+ */
+export function secretPaths(config: Pick<Config, "dataDir">, env: NodeJS.ProcessEnv): string[] {
+  const files = SECRET_ENV.filter((n) => n.endsWith("_FILE") && env[n]).map((n) => resolve(env[n]!));
+  return [...new Set([config.dataDir, ...files])];
 }

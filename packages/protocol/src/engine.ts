@@ -23,12 +23,21 @@ export interface Minimized {
  * builds it per job (packages/worker/src/sandbox.ts); engines only apply it.
  */
 export interface TargetSandbox {
-  /** "net": own user and network namespace with only loopback (Linux, `unshare`); "none": the worker's own network. */
-  name: "net" | "none";
+  /**
+   * "fs": "net" plus own mount and PID namespace (read-only filesystem but this job's directory, private /tmp, the
+   * worker's secrets covered, own /proc); "net": own user and network namespace with only loopback (Linux,
+   * `unshare`); "none": the worker's own network and files.
+   */
+  name: "fs" | "net" | "none";
   /** Command words put before every target process's command line (the `unshare` wrapper); [] with "none". */
   prefix: readonly string[];
   /** Working directory of target processes: a directory of this job only. */
   cwd: string;
+  /**
+   * A directory of this job that target processes can read and write (with "fs", the worker's tmpdir is not
+   * theirs): engines keep the files they share with a target process (its config, its trace) here. Default: tmpdir.
+   */
+  dir?: string;
 }
 
 /** The command line of a target process under `sandbox` (its prefix, then the command); unchanged without one. */

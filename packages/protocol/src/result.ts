@@ -79,7 +79,7 @@ export const HeartbeatSchema = z.object({
   jobsDone: z.number().int().min(0),
   at: z.number().finite(),
   /** Sandbox of the worker's target processes (absent from workers older than it). */
-  sandbox: z.enum(["net", "none"]).optional(),
+  sandbox: z.enum(["fs", "net", "none"]).optional(),
   /** Per engine, what it offers on this worker (absent from workers older than it). */
   capabilities: z.record(z.string().max(50), z.array(z.string().max(100)).max(200)).optional(),
 });
@@ -99,7 +99,7 @@ export interface Heartbeat {
   /** ms since epoch. */
   at: number;
   /** Sandbox of its target processes: "net" (own network namespace, loopback only) or "none". */
-  sandbox?: "net" | "none";
+  sandbox?: "fs" | "net" | "none";
   /** Per engine, what it offers on this worker (Engine.capabilities): the wasm engine's configuration ids. */
   capabilities?: Record<string, string[]>;
 }

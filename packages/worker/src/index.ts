@@ -2,6 +2,18 @@
 export { startWorker, type WorkerOptions, type RunningWorker } from "./worker";
 export { loadEngines, type EngineOptions } from "./engines";
 export { checkJobPolicy, type JobPolicy } from "./policy";
-export { probeNetSandbox, resolveSandbox, jobSandbox, NET_SANDBOX_PREFIX, type SandboxMode, type SandboxProbeOptions, type ResolvedSandbox } from "./sandbox";
+export {
+  probeNetSandbox,
+  probeFsSandbox,
+  resolveSandbox,
+  jobSandbox,
+  privateTmpDirs,
+  NET_SANDBOX_PREFIX,
+  FS_SANDBOX_PREFIX,
+  type SandboxMode,
+  type SandboxProbeOptions,
+  type ResolvedSandbox,
+  type JobSandboxPaths,
+} from "./sandbox";
 export { ddmin, type DdminOptions } from "./maintenance/ddmin";
 export { minimizeCheck } from "./maintenance/minimize";

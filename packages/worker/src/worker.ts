@@ -61,10 +61,22 @@ export interface WorkerOptions {
   /** Skip the engines' start-up probes (tests that start many workers). Default false. */
   skipSelfTest?: boolean;
   /**
-   * Sandbox of target processes (sandbox.ts): "net" (own network namespace, loopback only; refuses to start
-   * without it), "auto" (net where the start-up probe passes), "none". Default "auto".
+   * Sandbox of target processes (sandbox.ts): "fs" (own network, mount and PID namespace: loopback only, read-only
+   * files but the job's directory, private /tmp, `sandboxHide` covered, own /proc), "net" (own network namespace,
+   * loopback only); each refuses to start without its level; "auto" (the strongest whose start-up probe passes),
+   * "none". Default "auto".
    */
   sandbox?: SandboxMode;
+  /**
+   * Paths target processes must not read under the "fs" sandbox: the job key file, the data directory, secret files.
+   * Default [].
+   */
+  sandboxHide?: string[];
+  /**
+   * Paths target processes must read that may live in a private tmp directory of the "fs" sandbox (besides the
+   * job's target and target roots, always kept), e.g. configured engine binaries. Default [].
+   */
+  sandboxReadable?: string[];
   /** Probe options of the sandbox (the wrapper to use). Default: NET_SANDBOX_PREFIX. */
   sandboxProbe?: SandboxProbeOptions;
   /** Heartbeat period, ms. Default 2000. */
@@ -75,11 +87,18 @@ export interface WorkerOptions {
 export interface RunningWorker {
   id: string;
   /** The sandbox its target processes run in, settled at start-up. */
-  sandbox: "net" | "none";
+  sandbox: "fs" | "net" | "none";
   stop(): Promise<void>;
   /** Resolves when the first job has been picked (for tests). */
   readonly stats: { jobsDone: number; execs: number; currentJobId: string | null };
 }
+
+/** What the ready line says of each sandbox level. */
+const SANDBOX_LINES = {
+  fs: " (own network, mount and PID namespace: loopback only, read-only files but the job's, private /tmp, secrets covered)",
+  net: " (own network namespace, loopback only)",
+  none: "",
+} as const;
 
 export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
   if (!opts.jobKey) throw new FuzzFarmError("FF_ERR_CONFIG", "a worker needs the farm's job key (FUZZFARM_JOB_KEY) to check the jobs it runs");
@@ -189,7 +208,10 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
       const ctx = {
         signal: shutdown.signal,
         workDir,
-        sandbox: jobSandbox(sandbox, workDir),
+        sandbox: jobSandbox(sandbox, workDir, {
+          readable: [payload.target.path, ...(opts.policy?.targetRoots ?? []), ...(opts.sandboxReadable ?? [])],
+          hide: opts.sandboxHide,
+        }),
         onProgress: (p: { execs: number }) => {
           stats.execs += p.execs - base;
           base = p.execs;
@@ -252,7 +274,7 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
     }
   }
   const offers = Object.entries(capabilities).map(([e, c]) => `; ${e} offers ${c.join(", ")}`).join("");
-  log(`worker ${id} ready: engines ${[...engines.keys()].join(", ")}${offers}; sandbox ${sandbox.name}${sandbox.name === "none" ? ` (${sandbox.why})` : " (own network namespace, loopback only)"}`);
+  log(`worker ${id} ready: engines ${[...engines.keys()].join(", ")}${offers}; sandbox ${sandbox.name}${SANDBOX_LINES[sandbox.name]}${sandbox.why === "probe passed" ? "" : ` (${sandbox.why})`}`);
 
   return {
     id,

@@ -33,7 +33,8 @@ test("modes: none is none; auto and net use the wrapper where it works; a broken
   await assert.rejects(resolveSandbox("net", broken), (e: { code?: string; message: string }) => e.code === "FF_ERR_CONFIG" && /sandbox "net" is not available here/.test(e.message));
   // `unshare --net` alone leaves loopback down: the probe sees no interface and says so
   if (linux) assert.match((await probeNetSandbox({ prefix: ["unshare", "--net", "--map-root-user"] }))!, /interfaces \[\], not loopback alone/);
-  if (linux) assert.equal((await resolveSandbox("auto")).name, "net", "unshare works on this machine");
+  if (linux) assert.equal((await resolveSandbox("auto")).name, "fs", "unshare and perl work on this machine: auto picks the fs level");
+  if (linux) assert.equal((await resolveSandbox("net")).name, "net");
 });
 
 test("the wrapper works for a worker that is not root", { skip: (!linux || process.getuid?.() !== 0) && "needs Linux and root to switch to nobody" }, async () => {
@@ -86,7 +87,7 @@ test("node engine: every target process (spawned and warm) in its own namespace;
   const probe = join(dir, "ns-probe.cjs");
   writeFileSync(probe, "const fs = require('node:fs'); fs.appendFileSync(process.argv[2], fs.readlinkSync('/proc/self/ns/net') + ' ' + process.cwd() + '\\n');\n");
   for (const warm of [1, 0]) {
-    const small = parseJob({ jobId: "j-ns", campaignId: "c", engine: "node", target: { name: "t", path: probe }, options: { args: [seen], params: { warm } }, budget: { runs: 6, seconds: 30 } }) as JobFor<"node">;
+    const small = parseJob({ jobId: "j-ns", campaignId: "c", engine: "node", target: { name: "t", path: probe }, options: { args: [seen], warm: warm === 1 }, budget: { runs: 6, seconds: 30 } }) as JobFor<"node">;
     rmSync(seen, { force: true });
     const inside = await underSandbox(`node-warm${warm}`, (ctx) => nodeEngine.run(small, ctx));
     const runs = readFileSync(seen, "utf8").trim().split("\n");

@@ -1,11 +1,13 @@
 // `fuzzfarm worker`: this process becomes a farm worker until interrupted.
-import { resolveJobKey, scrubSecretEnv, type Config } from "@fuzzfarm/config";
+import { resolveJobKey, scrubSecretEnv, secretPaths, type Config } from "@fuzzfarm/config";
 import { startWorker, loadEngines } from "@fuzzfarm/worker";
 import { pingRedis } from "@fuzzfarm/queue";
 
 export async function workerCommand(o: { concurrency?: number }, config: Config, err = process.stderr): Promise<number> {
   await pingRedis(config.redisUrl);
   const jobKey = resolveJobKey(config);
+  // What the "fs" sandbox covers (the data directory, secret files), named before their variables go.
+  const hide = secretPaths(config, process.env);
   // Targets are children of this process: they must not inherit the farm's credentials.
   scrubSecretEnv(process.env);
   const { engines, missing } = await loadEngines([...config.engines], {
@@ -24,6 +26,9 @@ export async function workerCommand(o: { concurrency?: number }, config: Config,
     lockMs: config.lockMs,
     skipSelfTest: config.skipSelfTest,
     sandbox: config.sandbox,
+    sandboxHide: hide,
+    // configured engine binaries stay readable if they live in a tmp directory the "fs" sandbox replaces
+    sandboxReadable: [...config.wasmEngines.flatMap((c) => c.command), config.denoPath ?? "", config.bunPath ?? ""],
     log: (l) => err.write(`${l}\n`),
   });
   await new Promise<void>((resolve) => {

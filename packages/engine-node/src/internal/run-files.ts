@@ -20,9 +20,12 @@ export interface PreloadConfig {
   coverage: boolean;
 }
 
-/** Creates the run's folder and its cfg.json; the caller removes `dir` when the run is over. */
-export function writeRunFiles(cfg: PreloadConfig): { dir: string; cfgFile: string; traceOut: string } {
-  const dir = mkdtempSync(join(tmpdir(), "ff-node-"));
+/**
+ * Creates the run's folder (under `parent`, a directory the run's process can write: the sandbox's job directory;
+ * default tmpdir) and its cfg.json; the caller removes `dir` when the run is over.
+ */
+export function writeRunFiles(cfg: PreloadConfig, parent = tmpdir()): { dir: string; cfgFile: string; traceOut: string } {
+  const dir = mkdtempSync(join(parent, "ff-node-"));
   const traceOut = join(dir, "trace.json");
   const cfgFile = join(dir, "cfg.json");
   writeFileSync(cfgFile, JSON.stringify({ ...cfg, traceOut }));

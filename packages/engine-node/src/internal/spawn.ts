@@ -73,7 +73,7 @@ export function runSpawned(spec: RunSpec): Promise<RunResult> {
   const { dir, cfgFile, traceOut } = writeRunFiles({
     strategy: spec.strategy, params: spec.params, seed: spec.seed, timeoutMs: spec.timeoutMs, stallMs: spec.stallMs ?? 0, record: spec.record ?? true,
     root: spec.cwd ?? process.cwd(), replay: spec.replay ?? null, coverage: !!spec.coverage,
-  });
+  }, spec.sandbox?.dir);
   // one pool thread makes the order of pool effects replayable; a pass-through run keeps node's default
   const env: NodeJS.ProcessEnv = { ...process.env, FUZZFARM_NODE: cfgFile, ...(spec.record === false ? {} : { UV_THREADPOOL_SIZE: "1" }) };
   delete env.NODE_OPTIONS;

@@ -39,8 +39,10 @@ export class WarmPool {
   private free: Host[] = [];
   private queue: ((h: Host) => void)[] = [];
   private nextId = 1;
-  private dir = mkdtempSync(join(tmpdir(), "ff-warm-"));
+  // the hosts' programs write their traces here: a directory they can reach (the sandbox's job dir under "fs")
+  private dir: string;
   constructor(readonly size: number, private readonly sandbox: TargetSandbox | null = null) {
+    this.dir = mkdtempSync(join(sandbox?.dir ?? tmpdir(), "ff-warm-"));
     for (let i = 0; i < size; i++) { const h = new Host(sandbox); this.hosts.push(h); this.free.push(h); }
   }
 

@@ -1,0 +1,180 @@
+// The "fs" sandbox from the inside: real targets of each engine (node
+// spawned and warm, input executors, wasm runners through a command engine,
+// Deno and Bun) try to read the job key and the worker's data directory,
+// read another job's directory under /tmp, write outside their directory,
+// list the worker's processes and reach Redis; each writes what it saw into
+// its job directory (the one place it can write). The same node target
+// under no sandbox sees and does all of it, so the checks can fail.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { EngineResult, parseJob, type EngineRunContext, type JobFor } from "@fuzzfarm/protocol";
+import { inputEngine } from "@fuzzfarm/engine-input";
+import { nodeEngine } from "@fuzzfarm/engine-node";
+import { createWasmEngine, RUNNER_PATH } from "@fuzzfarm/engine-wasm";
+import { jobSandbox, probeFsSandbox, resolveSandbox, type ResolvedSandbox } from "../src/index";
+
+const linux = process.platform === "linux";
+const skip = !linux && "the fs sandbox is Linux only";
+const dir = mkdtempSync(join(tmpdir(), "ff-fs-sandbox-"));
+// The worker's data directory with its job key, outside the private tmp directories (/var/tmp stays visible).
+const dataDir = mkdtempSync("/var/tmp/ff-fs-data-");
+const keyFile = join(dataDir, "job-key");
+writeFileSync(keyFile, "the-job-key-0123456789abcdef0123456789", { mode: 0o600 });
+// Another job's directory, as the worker leaves it under tmpdir while that job runs.
+const otherJob = mkdtempSync(join(tmpdir(), "ffjob-other-"));
+writeFileSync(join(otherJob, "input.bin"), "another job's input");
+const REDIS_PORT = Number(new URL(process.env.FUZZFARM_REDIS_URL ?? "redis://127.0.0.1:6379").port || 6379);
+
+interface Seen {
+  who: string;
+  pid: number;
+  procs: string[];
+  keyFile: string;
+  dataDir: string[] | string;
+  otherJob: string;
+  writeRepo: string;
+  writeVarTmp: string;
+  writeData: string;
+  writeCwd: string;
+  writeTmp: string;
+  redis: string;
+}
+
+/** Probe code, plain JS that runs in any of the runtimes: `report(who, outFile)` writes what it saw, then calls back. */
+const PROBE = `
+const fs = require("node:fs"), net = require("node:net"), path = require("node:path");
+function code(f) { try { const v = f(); return v === undefined ? "ok" : v; } catch (e) { return e.code || String(e.message); } }
+function report(who, out, done) {
+  const seen = {
+    who, pid: process.pid, procs: fs.readdirSync("/proc").filter((n) => /^[0-9]+$/.test(n)),
+    keyFile: code(() => "read:" + fs.readFileSync(${JSON.stringify(keyFile)}, "utf8")),
+    dataDir: code(() => fs.readdirSync(${JSON.stringify(dataDir)})),
+    otherJob: code(() => "read:" + fs.readFileSync(${JSON.stringify(join(otherJob, "input.bin"))}, "utf8")),
+    writeRepo: code(() => fs.writeFileSync(${JSON.stringify(join(process.cwd(), "ff-fs-escape"))}, "x")),
+    writeVarTmp: code(() => fs.writeFileSync("/var/tmp/ff-fs-escape", "x")),
+    writeData: code(() => fs.writeFileSync(${JSON.stringify(join(dataDir, "planted"))}, "x")),
+    writeCwd: code(() => fs.writeFileSync(path.join(process.cwd(), "mine.txt"), "x")),
+    writeTmp: code(() => fs.writeFileSync("/tmp/ff-fs-private-" + who, "x")),
+  };
+  const s = net.connect(${REDIS_PORT}, "127.0.0.1");
+  const end = (r) => { seen.redis = r; s.destroy(); fs.writeFileSync(out, JSON.stringify(seen)); done(); };
+  s.on("connect", () => end("connected")).on("error", (e) => end(e.code));
+}
+`;
+
+function sandboxFor(resolved: ResolvedSandbox, name: string, readable: string[] = []) {
+  const workDir = mkdtempSync(join(tmpdir(), `ffjob-${name}-`));
+  return { workDir, sandbox: jobSandbox(resolved, workDir, { readable: [dir, ...readable], hide: [dataDir, keyFile] }) };
+}
+
+const ctxOf = (workDir: string, sandbox: EngineRunContext["sandbox"]): EngineRunContext => ({ signal: new AbortController().signal, workDir, sandbox });
+
+function readSeen(workDir: string): Seen[] {
+  const cwd = join(workDir, "target-cwd");
+  return existsSync(cwd) ? readdirSync(cwd).filter((f) => f.startsWith("seen-")).map((f) => JSON.parse(readFileSync(join(cwd, f), "utf8")) as Seen) : [];
+}
+
+function assertConfined(s: Seen) {
+  const who = s.who;
+  assert.ok(s.keyFile === "read:" || s.keyFile === "ENOENT", `${who}: job key file: ${s.keyFile}`);
+  assert.deepEqual(s.dataDir, [], `${who}: the data directory is an empty cover`);
+  assert.equal(s.otherJob, "ENOENT", `${who}: another job's directory`);
+  assert.equal(s.writeRepo, "EROFS", `${who}: write into the repository`);
+  assert.equal(s.writeVarTmp, "EROFS", `${who}: write into /var/tmp`);
+  assert.equal(s.writeData, "EROFS", `${who}: write into the data directory`);
+  assert.equal(s.writeCwd, "ok", `${who}: write into its cwd`);
+  assert.equal(s.writeTmp, "ok", `${who}: write into its private /tmp`);
+  assert.ok(s.pid <= 3, `${who}: pid ${s.pid} in its own PID namespace`);
+  assert.ok(s.procs.length <= 4 && s.procs.includes(String(s.pid)) && !s.procs.includes(String(process.pid)), `${who}: /proc lists ${s.procs.join(",")}`);
+  assert.equal(s.redis, "ECONNREFUSED", `${who}: Redis on 127.0.0.1`);
+}
+
+function assertNothingLeaked() {
+  for (const f of ["/var/tmp/ff-fs-escape", join(process.cwd(), "ff-fs-escape"), join(dataDir, "planted")]) assert.equal(existsSync(f), false, `${f} was written`);
+  assert.deepEqual(readdirSync(tmpdir()).filter((f) => f.startsWith("ff-fs-private-")), [], "a target's private /tmp file reached the host's");
+}
+
+test("fs sandbox: the start-up probe passes here, auto picks it", { skip }, async () => {
+  assert.equal(await probeFsSandbox(), null);
+  const auto = await resolveSandbox("auto");
+  assert.equal(auto.name, "fs");
+  assert.equal((await resolveSandbox("fs")).name, "fs");
+});
+
+test("node engine (a spawned run and warm hosts): confined; the same program under no sandbox is not", { skip }, async () => {
+  const fs_ = await resolveSandbox("fs");
+  const target = join(dir, "node-probe.cjs");
+  writeFileSync(target, `${PROBE}\nreport("node-" + process.argv[2] + "-" + process.pid + "-" + Date.now(), "seen-" + process.argv[2] + "-" + Math.random().toString(36).slice(2) + ".json", () => {});\n`);
+  // the baseline run is a spawned process, the fuzzing runs go to warm hosts: both kinds report
+  const { workDir, sandbox } = sandboxFor(fs_, "node");
+  const job = parseJob({ jobId: "n", campaignId: "c", engine: "node", target: { name: "t", path: target }, options: { args: ["fs"] }, budget: { runs: 4, seconds: 30 } }) as JobFor<"node">;
+  const r = EngineResult.parse(await nodeEngine.run(job, ctxOf(workDir, sandbox)));
+  assert.equal(r.error, undefined, JSON.stringify(r.error));
+  const seen = readSeen(workDir);
+  assert.ok(seen.length >= 4, `${seen.length} reports`);
+  for (const s of seen) assertConfined(s);
+  rmSync(workDir, { recursive: true, force: true });
+  assertNothingLeaked();
+
+  // the same target, no sandbox: it reads the key, lists the worker, writes outside, reaches Redis
+  const bare = sandboxFor(await resolveSandbox("none"), "node-none");
+  const once = parseJob({ jobId: "nn", campaignId: "c", engine: "node", target: { name: "t", path: target }, options: { args: ["none"] }, budget: { runs: 1, seconds: 30 } }) as JobFor<"node">;
+  EngineResult.parse(await nodeEngine.run(once, ctxOf(bare.workDir, bare.sandbox)));
+  const [s] = readSeen(bare.workDir);
+  assert.ok(s, "a report without sandbox");
+  assert.match(s.keyFile, /^read:the-job-key/);
+  assert.equal(s.otherJob, "read:another job's input");
+  assert.equal(s.writeVarTmp, "ok");
+  assert.ok(s.procs.includes(String(process.pid)), "without the sandbox the worker is listed");
+  assert.equal(s.redis, "connected");
+  for (const f of readdirSync(tmpdir()).filter((f) => f.startsWith("ff-fs-private-"))) rmSync(join(tmpdir(), f), { force: true });
+  for (const f of ["/var/tmp/ff-fs-escape", join(process.cwd(), "ff-fs-escape"), join(dataDir, "planted")]) rmSync(f, { force: true });
+  rmSync(bare.workDir, { recursive: true, force: true });
+});
+
+test("input engine: executors confined; a crash is still found", { skip }, async () => {
+  const fs_ = await resolveSandbox("fs");
+  const target = join(dir, "input-probe.cjs");
+  writeFileSync(target, `${PROBE}\nreport("input-" + process.pid, "seen-input-" + process.pid + ".json", () => {});\nmodule.exports.fuzz = (d) => { if (d.length > 3 && d[0] === 0x41) throw new Error("boom in the fs sandbox"); };\n`);
+  const { workDir, sandbox } = sandboxFor(fs_, "input");
+  const job = parseJob({ engine: "input", jobId: "i", campaignId: "c", target: { name: "t", path: target }, budget: { runs: 5000, seconds: 8 }, options: {}, seeds: [{ id: "s", data: Buffer.from("AAAA").toString("base64") }] }) as JobFor<"input">;
+  const r = EngineResult.parse(await inputEngine.run(job, ctxOf(workDir, sandbox)));
+  assert.equal(r.error, undefined, JSON.stringify(r.error));
+  assert.ok(r.findings.some((f) => /boom in the fs sandbox/.test(f.message)), JSON.stringify(r.findings.map((f) => f.message)));
+  const seen = readSeen(workDir);
+  assert.ok(seen.length >= 1, "an executor reported");
+  for (const s of seen) assertConfined(s);
+  rmSync(workDir, { recursive: true, force: true });
+  assertNothingLeaked();
+});
+
+test("wasm engine: runner processes confined (a command engine that probes first, Deno, Bun); generator jobs run", { skip }, async () => {
+  const fs_ = await resolveSandbox("fs");
+  // a command engine: probes, then becomes the usual runner (same process, so the runner protocol is unchanged)
+  const relay = join(dir, "probe-runner.cjs");
+  writeFileSync(relay, `${PROBE}\nreport("wasm-" + process.pid, "seen-wasm-" + process.pid + ".json", () => { process.argv.splice(1, 1); import(process.argv[1]); });\n`);
+  const engine = createWasmEngine({ commands: [{ name: "probe", command: [process.execPath, relay, RUNNER_PATH] }] });
+  for (const engines of [["probe"], ["deno"], ["bun"]]) {
+    const { workDir, sandbox } = sandboxFor(fs_, `wasm-${engines[0]}`);
+    const job = parseJob({ jobId: `w-${engines[0]}`, campaignId: "c", engine: "wasm", target: { name: "t", path: "small" }, budget: { runs: 8, seconds: 60 }, options: { runsPerProgram: 2, strategy: "token", engines } }) as JobFor<"wasm">;
+    const r = EngineResult.parse(await engine.run(job, ctxOf(workDir, sandbox)));
+    assert.equal(r.error, undefined, `${engines[0]}: ${JSON.stringify(r.error)}`);
+    assert.deepEqual(r.findings.map((f) => f.message), [], `${engines[0]}: the engine agrees with the baseline under the sandbox`);
+    assert.ok(r.strategyYield[`engine:${engines[0]}`]!.execs >= 2, `${engines[0]}: ${JSON.stringify(r.strategyYield)}`);
+    if (engines[0] === "probe") {
+      const seen = readSeen(workDir);
+      assert.ok(seen.length >= 1, "the probing runner reported");
+      for (const s of seen) assertConfined(s);
+    }
+    rmSync(workDir, { recursive: true, force: true });
+  }
+  assertNothingLeaked();
+});
+
+test.after(() => {
+  for (const d of [dir, dataDir, otherJob]) rmSync(d, { recursive: true, force: true });
+  mkdirSync(tmpdir(), { recursive: true });
+});
