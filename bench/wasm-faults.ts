@@ -4,9 +4,7 @@
 // and, for rmw-plain, two read-modify-writes of one cell race by happens-before
 // while the cell can still change: see hasRacingRmw).
 //   node --import tsx bench/wasm-faults.ts [--programs 40] [--runs 20] [--strategy mix] [--only FAULT:WHERE]
-import { generate, Harness, parseGenConfig, type FaultKind, type FaultSpec } from "../packages/engine-wasm/src/index";
-import { hasRacingRmw } from "../packages/engine-wasm/src/internal/gen/hb";
-import { loadLitmus, runLitmus } from "../packages/engine-wasm/src/index";
+import { type FaultKind, type FaultSpec, generate, Harness, hasRacingRmw, loadLitmus, parseGenConfig, runLitmus } from "@fuzzfarm/engine-wasm";
 
 const arg = (k: string, d: string) => (process.argv.includes(k) ? process.argv[process.argv.indexOf(k) + 1]! : d);
 const programs = Number(arg("--programs", "40"));

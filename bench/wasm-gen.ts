@@ -2,8 +2,7 @@
 // toBinary) vs binaryen.js (parseText + validate + emitBinary), on the same
 // generated texts, measured in this one run.
 //   node --import tsx bench/wasm-gen.ts [--n 2000]
-import { emitWat, evaluate, generate, parseGenConfig } from "../packages/engine-wasm/src/index";
-import { encodeWat, encodeWatBinaryen } from "../packages/engine-wasm/src/internal/wasm-tools";
+import { emitWat, encodeWat, encodeWatBinaryen, evaluate, generate, parseGenConfig } from "@fuzzfarm/engine-wasm";
 
 const n = process.argv.includes("--n") ? Number(process.argv[process.argv.indexOf("--n") + 1]) : 2000;
 const cfg = parseGenConfig({});

@@ -7,7 +7,7 @@
 // worker_threads started per run) and against our own pooled barrier runs, all
 // measured in this one run, each including its start-up.
 //   node --import tsx bench/wasm-litmus.ts [--runs 50] [--seeds 5] [--speed-runs 1000] [--naive-runs 100]
-import { allowedOutcomes, Harness, loadLitmus, runLitmus } from "../packages/engine-wasm/src/index";
+import { allowedOutcomes, Harness, loadLitmus, runLitmus } from "@fuzzfarm/engine-wasm";
 import { naiveBarrierRuns } from "./lib/naive-barrier-runner";
 
 const arg = (k: string, d: number) => (process.argv.includes(k) ? Number(process.argv[process.argv.indexOf(k) + 1]) : d);

@@ -1,10 +1,7 @@
 // Runs per second of generated programs, by thread count and strategy (one
 // supervised child, worker pool, memory reset per run).
 //   node --import tsx bench/wasm-runs.ts [--programs 6] [--runs 40]
-import { emitWat, generate, Harness, parseGenConfig } from "../packages/engine-wasm/src/index";
-import { metaFor } from "../packages/engine-wasm/src/internal/harness";
-import { runSpec } from "../packages/engine-wasm/src/internal/runner/strategies";
-import { encodeWat } from "../packages/engine-wasm/src/internal/wasm-tools";
+import { emitWat, encodeWat, generate, Harness, metaFor, parseGenConfig, runSpec } from "@fuzzfarm/engine-wasm";
 
 const arg = (k: string, d: number) => (process.argv.includes(k) ? Number(process.argv[process.argv.indexOf(k) + 1]) : d);
 const programs = arg("--programs", 6);

@@ -9,9 +9,7 @@
 import { fileURLToPath } from "node:url";
 import { loadConfig } from "@fuzzfarm/config";
 import { createDb } from "@fuzzfarm/db";
-import { emitWat, expectedOf, programFromJson } from "../../packages/engine-wasm/src/index";
-import { encodeWat } from "../../packages/engine-wasm/src/internal/wasm-tools";
-import { optimize, type OptLevel } from "../../packages/engine-wasm/src/internal/optimize";
+import { emitWat, encodeWat, expectedOf, optimize, type OptLevel, programFromJson } from "@fuzzfarm/engine-wasm";
 import { BUGS } from "./bugs";
 import { installReleases, versionDir } from "./install";
 import { runSequential } from "./scan";

@@ -5,8 +5,7 @@
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { encodeWat } from "../../packages/engine-wasm/src/internal/wasm-tools";
-import { optimize } from "../../packages/engine-wasm/src/internal/optimize";
+import { encodeWat, optimize } from "@fuzzfarm/engine-wasm";
 import { BUGS, type RealBug } from "./bugs";
 import { installReleases, versionDir } from "./install";
 

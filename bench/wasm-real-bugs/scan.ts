@@ -5,10 +5,7 @@
 // the benchmark's verdicts come from farm campaigns (run.ts).
 //   node --import tsx bench/wasm-real-bugs/scan.ts --version 120.0.0 [--from 0] [--count 200] [--generator '{"preset":"opt"}']
 import { fileURLToPath } from "node:url";
-import { emitWat, expectedOf, generate, parseGenConfig, type Program } from "../../packages/engine-wasm/src/index";
-import { encodeWat } from "../../packages/engine-wasm/src/internal/wasm-tools";
-import { OPT_LEVELS, optimize } from "../../packages/engine-wasm/src/internal/optimize";
-import { resultKey } from "../../packages/engine-wasm/src/internal/gen/evaluate";
+import { emitWat, encodeWat, expectedOf, generate, OPT_LEVELS, optimize, parseGenConfig, type Program, resultKey } from "@fuzzfarm/engine-wasm";
 import { installReleases, versionDir } from "./install";
 
 const WA = (globalThis as any).WebAssembly;

@@ -13,8 +13,14 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { execute, NODE_CLI_HELP } from "../src/index";
-import { cliDefaultStrategy, installBug, realBugs, type RealBug } from "../../../bench/real-bugs/lib/bugs";
+import { cliDefaultStrategy, installBug as installInto, realBugs as bugsIn, type RealBug } from "../src/testing";
+
+// The benchmark's folders, as bench/real-bugs/lib/bugs.ts binds them.
+const REPO = fileURLToPath(new URL("../../..", import.meta.url));
+const realBugs = (only = "") => bugsIn(join(REPO, "bench/real-bugs"), only);
+const installBug = (bug: RealBug) => installInto(bug, join(REPO, "bench/out/real-bugs"));
 
 // Both drivers order plain node's events structurally (the exposing event
 // can only come a loop phase later, or after a process's pipes closed), so

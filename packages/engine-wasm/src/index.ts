@@ -12,11 +12,16 @@ export { minimizeProgram, minimizeSchedule, removeThread } from "./internal/mini
 export { minimizeFinding } from "./internal/findings";
 export { generate } from "./internal/gen/generate";
 export { emitWat } from "./internal/gen/emit";
-export { evaluate } from "./internal/gen/evaluate";
+export { evaluate, resultKey } from "./internal/gen/evaluate";
 export { parseGenConfig, DEFAULT_GEN_CONFIG, GEN_PRESETS, type GenConfig } from "./internal/gen/config";
 export { programShape, programToJson, programFromJson } from "./internal/gen/shape";
 export type { Program } from "./internal/gen/ir";
-export { Harness, DEFAULT_CHECK, expectedOf, type CheckOptions, type ProgramReport, type ProgramFinding, type FaultSpec, type OracleKind } from "./internal/harness";
+export { Harness, DEFAULT_CHECK, expectedOf, metaFor, type CheckOptions, type ProgramReport, type ProgramFinding, type FaultSpec, type OracleKind } from "./internal/harness";
 export { loadLitmus, runLitmus, allowedOutcomes, type LitmusReport, type LitmusOptions } from "./internal/litmus/litmus";
 export { FAULT_KINDS, type FaultKind } from "./internal/text/faults";
-export { STRATEGIES } from "./internal/runner/strategies";
+export { STRATEGIES, runSpec } from "./internal/runner/strategies";
+// Steps the benches (bench/wasm-*.ts, bench/wasm-real-bugs/) measure or drive on their own: wat encoding (wabt,
+// and binaryen.js for comparison), an optimizer release under test, which RMWs of a program race.
+export { encodeWat, encodeWatBinaryen } from "./internal/wasm-tools";
+export { optimize, passEffects, OPT_LEVELS, type OptLevel, type OptimizerSource } from "./internal/optimize";
+export { hasRacingRmw } from "./internal/gen/hb";
