@@ -26,11 +26,38 @@ function state(crashKind: string, header: string, fns: string[]): CrashState {
 }
 const bucket = (id: string, s: CrashState): BucketCandidate => ({ id, signature: s.signature, kind: s.kind, frames: s.frames, normalizedMessage: s.normalizedMessage });
 
-test("thresholds are named and consistent", () => {
-  assert.equal(STATE_FRAME_COUNT, 3);
-  assert.equal(SAME_FRAMES_THRESHOLD, 2);
-  assert.equal(FRAME_WEIGHT + MESSAGE_WEIGHT, 1);
-  assert.ok(SIMILARITY_THRESHOLD > FRAME_WEIGHT * (2 / 3) && SIMILARITY_THRESHOLD <= 1);
+test("the named thresholds are where the rules turn: frames kept, score formula, similarity boundary, alternatives", () => {
+  // STATE_FRAME_COUNT: a frame below the kept ones changes nothing, a kept one changes the signature
+  const fns = Array.from({ length: STATE_FRAME_COUNT + 2 }, (_, i) => `fn${i}`);
+  const withFrame = (i: number, fn: string) => fns.map((f, k) => (k === i ? fn : f));
+  const deep = state("uncaught", "TypeError: x", fns);
+  assert.equal(deep.frames.length, STATE_FRAME_COUNT);
+  assert.equal(state("uncaught", "TypeError: x", withFrame(STATE_FRAME_COUNT, "other")).signature, deep.signature);
+  assert.notEqual(state("uncaught", "TypeError: x", withFrame(STATE_FRAME_COUNT - 1, "other")).signature, deep.signature);
+
+  // the score is FRAME_WEIGHT x frame overlap + MESSAGE_WEIGHT x message similarity, and "similar" (same top
+  // frame, SAME_FRAMES_THRESHOLD common frames) turns exactly at SIMILARITY_THRESHOLD: walk a message away from
+  // the base one character at a time, with all frames shared and with one kept frame replaced
+  const base = state("uncaught", `Error: ${"a".repeat(24)}`, fns);
+  const seen = { similar: 0, apart: 0 };
+  for (const replaced of [null, STATE_FRAME_COUNT - 1]) {
+    for (let k = 0; k <= 24; k++) {
+      const s = state("uncaught", `Error: ${"b".repeat(k)}${"a".repeat(24 - k)}`, replaced === null ? fns : withFrame(replaced, "other"));
+      const c = compareStates(s, base);
+      const common = replaced === null ? STATE_FRAME_COUNT : STATE_FRAME_COUNT - 1;
+      assert.equal(c.commonFrames, common);
+      assert.ok(Math.abs(c.score - (FRAME_WEIGHT * (common / STATE_FRAME_COUNT) + MESSAGE_WEIGHT * stringSimilarity(s.normalizedMessage, base.normalizedMessage))) < 1e-3, `score ${c.score}`);
+      assert.equal(c.similar, c.score >= SIMILARITY_THRESHOLD && common >= SAME_FRAMES_THRESHOLD, `k=${k} replaced=${replaced} score ${c.score}`);
+      assert.equal(chooseBucket(s, [bucket("B", base)]).bucketId, c.similar || s.signature === base.signature ? "B" : null);
+      seen[c.similar ? "similar" : "apart"]++;
+    }
+  }
+  // the walk crossed the boundary both ways (otherwise it proved nothing about where it lies)
+  assert.ok(seen.similar > 0 && seen.apart > 0, JSON.stringify(seen));
+
+  // MAX_ALTERNATIVES: more scored candidates than that keep only that many
+  const many = Array.from({ length: MAX_ALTERNATIVES + 4 }, (_, i) => bucket(`c${i}`, state("uncaught", `Error: other ${i}`, withFrame(0, `top${i}`))));
+  assert.equal(chooseBucket(base, many).alternatives.length, MAX_ALTERNATIVES);
 });
 
 test("string similarity is ClusterFuzz's Levenshtein ratio", () => {

@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { Finding } from "@fuzzfarm/protocol";
-import { chooseBucket, crashState, normalizeMessage, parseStack, type CrashState } from "../src/index";
+import { chooseBucket, compareStates, crashState, normalizeMessage, parseStack, type CrashState } from "../src/index";
 import { FIXTURES, fixtureNames } from "./check-fixture";
 
 const SEED = 0x5eed;
@@ -113,14 +113,27 @@ test(`self-fuzz: ${ITERATIONS} mutated traces (seed ${SEED}) never throw, are st
     if (i % 50 === 0) states.push(state);
     assert.doesNotThrow(() => parseStack(text, { rootDir: r(2) ? "/" : "" }));
   }
-  // bucket choice over fuzzed states: never throws, never crosses kinds
+  // bucket choice over fuzzed states, each against the OTHER states' buckets (its own would match for certain):
+  // never throws, never crosses kinds, "exact" only for an equal signature, "similar" only where the one
+  // same-bug rule says so; and a copy of the state itself under another id is always found exactly
   const cands = states.map((s, i) => ({ id: `b${i}`, ...s }));
-  for (const s of states) {
-    const c = chooseBucket(s, cands);
-    assert.notEqual(c.bucketId, null);
-    assert.equal(cands.find((x) => x.id === c.bucketId)!.kind, s.kind);
-  }
-  console.log(`# self-fuzz: ${ITERATIONS} inputs, mean ${(total / ITERATIONS).toFixed(3)} ms, worst ${worst.toFixed(1)} ms`);
+  const rules: Record<string, number> = {};
+  states.forEach((s, i) => {
+    const others = cands.filter((_, k) => k !== i);
+    const c = chooseBucket(s, others);
+    rules[c.rule] = (rules[c.rule] ?? 0) + 1;
+    if (c.bucketId !== null) {
+      const chosen = others.find((x) => x.id === c.bucketId)!;
+      assert.equal(chosen.kind, s.kind, `state ${i}: bucket of another kind`);
+      if (c.rule === "exact") assert.equal(chosen.signature, s.signature);
+      else assert.ok(compareStates(s, chosen).similar, `state ${i}: "${c.rule}" bucket not similar`);
+    } else {
+      assert.ok(others.every((x) => x.signature !== s.signature && !compareStates(s, x).similar), `state ${i}: a matching bucket was passed over`);
+    }
+    const self = chooseBucket(s, [...others, { ...cands[i]!, id: "copy" }]);
+    assert.equal(self.rule, "exact");
+  });
+  console.log(`# self-fuzz: ${ITERATIONS} inputs, mean ${(total / ITERATIONS).toFixed(3)} ms, worst ${worst.toFixed(1)} ms; bucket rules ${JSON.stringify(rules)}`);
 });
 
 test("self-fuzz: pathological lines stay within the per-input bound", () => {
