@@ -35,10 +35,50 @@ test("pick is roughly uniform and refuses an empty array", () => {
   assert.throws(() => r.pick([]), RangeError);
 });
 
-test("fork gives an independent but reproducible stream", () => {
+test("fork gives a reproducible stream", () => {
   const a = createRng(5).fork();
   const b = createRng(5).fork();
-  assert.equal(a.int(1 << 30), b.int(1 << 30));
+  assert.deepEqual(Array.from({ length: 20 }, () => a.int(1 << 30)), Array.from({ length: 20 }, () => b.int(1 << 30)));
+});
+
+/** Pearson correlation of two equally long series. */
+function correlation(x: number[], y: number[]): number {
+  const mx = x.reduce((a, b) => a + b, 0) / x.length;
+  const my = y.reduce((a, b) => a + b, 0) / y.length;
+  let sxy = 0, sxx = 0, syy = 0;
+  for (let i = 0; i < x.length; i++) {
+    sxy += (x[i]! - mx) * (y[i]! - my);
+    sxx += (x[i]! - mx) ** 2;
+    syy += (y[i]! - my) ** 2;
+  }
+  return sxy / Math.sqrt(sxx * syy);
+}
+
+test("fork gives an independent stream: its own state, not a copy or a shift of the parent's or a sibling's, uncorrelated", () => {
+  const N = 10_000;
+  const floats = (r: ReturnType<typeof createRng>) => Array.from({ length: N }, () => r.float());
+  // its own state: the parent's later draws do not move the fork, and the fork's draws do not move the parent
+  const parent = createRng(5);
+  const child = parent.fork();
+  const parentAfter = floats(parent);
+  const childDraws = floats(child);
+  const quiet = createRng(5);
+  const quietChild = quiet.fork();
+  assert.deepEqual(floats(quietChild).slice(0, 50), childDraws.slice(0, 50), "the parent's draws moved the fork");
+  assert.deepEqual(floats(quiet).slice(0, 50), parentAfter.slice(0, 50), "the fork's draws moved the parent");
+  // not the parent's stream, nor a sibling's, at any small shift; no linear dependence (|r| < 0.04 = 4 standard errors at N = 10 000)
+  const sibling = floats(createRng(5).fork().fork());
+  const second = createRng(5);
+  second.fork();
+  const secondChild = floats(second.fork());
+  for (const [name, other] of [["parent", parentAfter], ["grandchild", sibling], ["second fork", secondChild]] as const) {
+    for (let lag = 0; lag <= 8; lag++) {
+      const equal = childDraws.slice(lag).filter((v, i) => v === other[i]).length;
+      assert.ok(equal <= 1, `fork vs ${name} at lag ${lag}: ${equal} equal draws`);
+      const r = correlation(childDraws.slice(lag), other.slice(0, N - lag));
+      assert.ok(Math.abs(r) < 0.04, `fork vs ${name} at lag ${lag}: correlation ${r.toFixed(4)}`);
+    }
+  }
 });
 
 test("between/choose/chance/u32/u64/shuffle keep engine-wasm's recorded draws (one draw even for one choice)", () => {
