@@ -6,11 +6,17 @@
 // schema. The true bug of each report comes from its stored reproducer, never
 // from its stack. Thresholds: no bucket holds two true bugs; at most 5% more
 // buckets than true bugs. bench/triage-evidence.ts runs the same with larger
-// budgets and prints the full table (docs/triage-evidence.md).
+// budgets and prints the full table (docs/triage-evidence.md); both run
+// src/triage-evidence.ts.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
+import { fileURLToPath } from "node:url";
 import { createTestDb, type TestDb } from "@fuzzfarm/db/testing";
-import { collectEvidence, formatEvidence, type Evidence } from "../../../bench/triage-evidence";
+import { inputEngine } from "@fuzzfarm/engine-input";
+import { nodeEngine } from "@fuzzfarm/engine-node";
+import { collectEvidence, formatEvidence, type Evidence } from "../src/testing";
+
+const REPO_ROOT = fileURLToPath(new URL("../../..", import.meta.url));
 
 let db: TestDb;
 let e: Evidence;
@@ -19,7 +25,7 @@ before(async () => {
   db = await createTestDb();
   // Input jobs are bounded by executions (about 2.5 s each on an idle machine), so a loaded CI machine takes
   // longer instead of producing fewer reports; the 10 s cap bounds the worst case.
-  e = await collectEvidence(db, { inputJobs: 12, inputSeconds: 10, inputRunsScale: 1, nodeJobsPerProgram: 1, nodeSeconds: 4 });
+  e = await collectEvidence(db, { repoRoot: REPO_ROOT, engines: { input: inputEngine, node: nodeEngine }, inputJobs: 12, inputSeconds: 10, inputRunsScale: 1, nodeJobsPerProgram: 1, nodeSeconds: 4 });
   console.log(formatEvidence(e));
 });
 after(async () => {
