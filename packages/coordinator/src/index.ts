@@ -1,5 +1,16 @@
 // @fuzzfarm/coordinator: campaign supervision, job planning and result application.
-export { startCoordinator, type Coordinator, type CoordinatorOptions, type NewCampaign, type ResultApplied } from "./coordinator";
+export { startCoordinator, type Coordinator, type CoordinatorOptions } from "./coordinator";
+export type { NewCampaign } from "./campaign-lifecycle";
+export type { ResultApplied, MaintenanceApplied, CampaignEndStatus, CoordinatorEvents, CoordinatorListener } from "./events";
+export {
+  JobErrorHandlers,
+  defaultJobErrorHandlers,
+  DEFAULT_JOB_ERROR_POLICY,
+  type JobErrorContext,
+  type JobErrorDecision,
+  type JobErrorHandler,
+  type JobErrorPolicy,
+} from "./job-errors";
 export { PLANNERS, type CampaignPlanConfig } from "./planners/index";
 export { validateCampaignConfig } from "./validate-campaign";
 export { nudgeNumbers } from "./planners/nudge";

@@ -5,7 +5,7 @@
 // carries the bucket, its neighbours and the root they were classified with.
 import { bucketCandidate, isSameBug } from "@fuzzfarm/triage";
 import { Reproducer, type JobPayloadInput, type JobResult, type SameBugRule } from "@fuzzfarm/protocol";
-import { applyMinimized, applyReplay, bucketCandidates, insertJobs, type Db } from "@fuzzfarm/db";
+import { applyMinimized, applyReplay, bucketCandidates, bucketWithFirstReport, insertJobs, type Db } from "@fuzzfarm/db";
 import { enqueueJob, type FarmQueues } from "@fuzzfarm/queue";
 import { parseJob } from "@fuzzfarm/protocol";
 
@@ -23,10 +23,7 @@ export interface MaintenanceOptions {
 export const DEFAULT_MAINTENANCE: MaintenanceOptions = { replayRuns: 20, replaySeconds: 120, minimizeRuns: 400, minimizeSeconds: 60 };
 
 async function enqueueFor(db: Db, queues: FarmQueues, bucketId: string, kind: "replay" | "minimize", m: MaintenanceOptions, sameBug?: SameBugRule): Promise<void> {
-  const b = await db.prisma.crashBucket.findUnique({
-    where: { id: bucketId },
-    include: { target: true, reports: { orderBy: { createdAt: "asc" }, take: 1, include: { campaign: true } } },
-  });
+  const b = await bucketWithFirstReport(db, bucketId);
   const report = b?.reports[0];
   // Each refusal is an error the caller logs: a bucket that silently gets no replay looks "not replayed yet" forever.
   if (!b || !report?.campaign) throw new Error(`no ${kind} for bucket ${bucketId}: it has no report from a campaign`);
@@ -65,7 +62,7 @@ export async function enqueueMinimize(db: Db, q: FarmQueues, bucketId: string, r
  * classification sees, all relative to the coordinator's `rootDir`. Null when the bucket is gone.
  */
 export async function sameBugRule(db: Db, bucketId: string, rootDir: string): Promise<SameBugRule | null> {
-  const b = await db.prisma.crashBucket.findUnique({ where: { id: bucketId }, include: { reports: { orderBy: { createdAt: "asc" }, take: 1 } } });
+  const b = await bucketWithFirstReport(db, bucketId);
   if (!b) return null;
   const first = b.reports[0];
   const bucket = bucketCandidate(

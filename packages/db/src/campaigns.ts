@@ -1,6 +1,7 @@
 // Targets, campaigns and job rows.
 import type { Db } from "./client";
 import { FuzzFarmError, type EngineName } from "@fuzzfarm/protocol";
+import { campaignFailureReason, campaignStatus, finishedFuzzJobs } from "./supervision";
 
 export interface TargetInput {
   name: string;
@@ -53,23 +54,24 @@ export async function runningCampaigns(db: Db) {
   return db.prisma.campaign.findMany({ where: { status: "running" }, include: { target: true } });
 }
 
-export async function endCampaign(db: Db, id: string, status: "completed" | "stopped" | "failed") {
-  await db.prisma.campaign.updateMany({ where: { id, status: "running" }, data: { status, endedAt: new Date() } });
+/** End a running campaign; returns false when it was not running (another coordinator or path ended it first). */
+export async function endCampaign(db: Db, id: string, status: "completed" | "stopped" | "failed"): Promise<boolean> {
+  const r = await db.prisma.campaign.updateMany({ where: { id, status: "running" }, data: { status, endedAt: new Date() } });
+  return r.count > 0;
 }
 
 /**
- * How a campaign whose deadline passed ends: "failed" when every fuzz job a
+ * How a campaign ends (or ended): "failed" when a job error ended it early, or when every fuzz job a
  * worker finished reported an error (target missing or unloadable, bad job),
  * with the commonest error as the reason; "completed" otherwise. A campaign
  * in which no job finished is not failed: on a busy farm the workers may have
  * been on other jobs for the whole time box (`warning` says so).
  */
 export async function campaignOutcome(db: Db, id: string): Promise<{ status: "completed" | "failed"; reason?: string; warning?: string }> {
-  const done = await db.prisma.job.groupBy({ by: ["error"], where: { campaignId: id, kind: "fuzz", status: "done" }, _count: { _all: true } });
-  const clean = done.find((g) => g.error === null)?._count._all ?? 0;
-  const errors = done.filter((g) => g.error !== null).sort((a, b) => b._count._all - a._count._all);
-  const failedJobs = errors.reduce((n, g) => n + g._count._all, 0);
-  if (clean === 0 && errors.length) return { status: "failed", reason: `${failedJobs} of ${failedJobs} jobs failed: ${errors[0]!.error}` };
+  // Ended early by a job error handler (a target that does not load): failed, whatever the other jobs did.
+  if ((await campaignStatus(db, id)) === "failed") return { status: "failed", reason: (await campaignFailureReason(db, id)) ?? "no job of it ran" };
+  const { clean, failed } = await finishedFuzzJobs(db, id);
+  if (clean === 0 && failed > 0) return { status: "failed", reason: await campaignFailureReason(db, id) };
   if (clean === 0) return { status: "completed", warning: "no worker finished a job of this campaign in its time box" };
   return { status: "completed" };
 }

@@ -3,6 +3,7 @@
 export { createDb, pingDb, redactUrl, type Db, type DbOptions, type Prisma } from "./client";
 export { migrate, ensureDatabase, pendingMigrations, migrationNames, prismaCliEnv, type MigrateOptions } from "./migrate";
 export * from "./campaigns";
+export * from "./supervision";
 export * from "./crashes";
 export * from "./results";
 export * from "./workers";

@@ -9,6 +9,7 @@ export * from "./errors";
 export * from "./outcome";
 export * from "./job";
 export * from "./result";
+export * from "./job-errors";
 export * from "./engine";
 export { SameBugRule, RuleBucket, RuleFrame, MAX_RULE_BUCKETS } from "./same-bug";
 export { splitArgv, splitOutsideQuotes } from "./argv";

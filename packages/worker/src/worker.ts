@@ -15,6 +15,7 @@ import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import {
   FuzzFarmError,
+  jobErrorOf,
   oneLine,
   parseJob,
   parseResult,
@@ -224,7 +225,7 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
             ? await runMinimize(engine, payload, ctx)
             : await engine.run(payload as never, ctx);
     } catch (e) {
-      out = { execs: base, busyMs: Date.now() - started.getTime(), error: { kind: "internal", message: oneLine(e) } };
+      out = { execs: base, busyMs: Date.now() - started.getTime(), error: jobErrorOf(e) };
     } finally {
       await rm(workDir, { recursive: true, force: true }).catch(() => {});
       stats.currentJobId = null;

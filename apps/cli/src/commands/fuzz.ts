@@ -6,7 +6,7 @@ import { resolve } from "node:path";
 import { startCoordinator, validateCampaignConfig, type ResultApplied } from "@fuzzfarm/coordinator";
 import { FuzzFarmError } from "@fuzzfarm/protocol";
 import type { Config } from "@fuzzfarm/config";
-import { campaignOutcome, type Db } from "@fuzzfarm/db";
+import { campaignOutcome, countFinishedJobs, countOpenJobs, type Db } from "@fuzzfarm/db";
 import { openFarm, PROJECT_ROOT } from "../context";
 import { startLocalWorkers, waitForLocalWorker } from "../local-workers";
 import { campaignSummary, progressLine } from "./summary";
@@ -43,11 +43,11 @@ function optimizerOptions(f: FuzzFlags, engine: string): Record<string, unknown>
 
 /** True while a new bucket of the campaign has not been replayed yet, or a replay / minimize job is open. */
 async function maintenancePending(db: Db, campaignId: string): Promise<boolean> {
-  if ((await db.prisma.job.count({ where: { campaignId, status: "queued", kind: { not: "fuzz" } } })) > 0) return true;
+  if ((await countOpenJobs(db, campaignId, "maintenance")) > 0) return true;
   const s = await campaignSummary(db, campaignId);
   const fresh = s.buckets.filter((b) => b.isNew).map((b) => `replay-${b.id}`);
   if (!fresh.length) return false;
-  return (await db.prisma.job.count({ where: { id: { in: fresh }, status: { not: "queued" } } })) < fresh.length;
+  return (await countFinishedJobs(db, fresh)) < fresh.length;
 }
 
 export function parseOptions(pairs: string[] = []): Record<string, unknown> {

@@ -1,5 +1,5 @@
 // `fuzzfarm status`: campaigns, workers and queues at a glance.
-import { listWorkers } from "@fuzzfarm/db";
+import { listWorkers, recentCampaigns } from "@fuzzfarm/db";
 import { queueDepths } from "@fuzzfarm/queue";
 import type { Config } from "@fuzzfarm/config";
 import { openFarm } from "../context";
@@ -8,11 +8,7 @@ import { campaignSummary, progressLine } from "./summary";
 export async function statusCommand(f: { json?: boolean; all?: boolean }, config: Config, out = process.stdout): Promise<number> {
   const farm = await openFarm(config);
   try {
-    const camps = await farm.db.prisma.campaign.findMany({
-      where: f.all ? {} : { OR: [{ status: "running" }, { endedAt: { gte: new Date(Date.now() - 3600_000) } }] },
-      orderBy: { startedAt: "desc" },
-      take: 20,
-    });
+    const camps = await recentCampaigns(farm.db, { all: f.all });
     const campaigns = await Promise.all(camps.map((c) => campaignSummary(farm.db, c.id)));
     const workers = await listWorkers(farm.db, 60_000);
     const queues = await queueDepths(farm.queues);

@@ -1,5 +1,5 @@
 // The stable JSON summary of a campaign (`fuzz --json`, `status --json`); documented in the README.
-import type { Db } from "@fuzzfarm/db";
+import { campaignBuckets, getCampaign, type Db } from "@fuzzfarm/db";
 
 export interface CampaignSummary {
   campaignId: string;
@@ -28,9 +28,8 @@ export interface CampaignSummary {
 }
 
 export async function campaignSummary(db: Db, id: string): Promise<CampaignSummary> {
-  const c = await db.prisma.campaign.findUniqueOrThrow({ where: { id }, include: { target: true } });
-  const ids = await db.prisma.crashReport.findMany({ where: { campaignId: id }, distinct: ["bucketId"], select: { bucketId: true } });
-  const buckets = await db.prisma.crashBucket.findMany({ where: { id: { in: ids.map((b) => b.bucketId) } }, orderBy: { count: "desc" } });
+  const c = await getCampaign(db, id);
+  const buckets = await campaignBuckets(db, id);
   const seconds = ((c.endedAt ?? new Date()).getTime() - c.startedAt.getTime()) / 1000;
   const executions = Number(c.execs);
   return {

@@ -9,7 +9,7 @@
 import { dirname, resolve } from "node:path";
 import { randomInt } from "node:crypto";
 import {
-  FuzzFarmError, type Engine, type EngineResultInput, type Finding, type JobFor, type Outcome, type Reproducer,
+  FuzzFarmError, JOB_ERROR_KINDS, type Engine, type EngineResultInput, type Finding, type JobFor, type Outcome, type Reproducer,
   type CorpusCandidate, type EngineRunContext, type Minimized,
 } from "@fuzzfarm/protocol";
 import { minimizeSchedule } from "./minimize";
@@ -182,7 +182,7 @@ async function run(job: JobFor<"node">, ctx: EngineRunContext): Promise<EngineRe
 async function reproduce(target: { path: string }, repro: Reproducer, ctx: EngineRunContext): Promise<Outcome> {
   const script = resolve(target.path);
   const bad = checkTarget(script);
-  if (bad) throw new FuzzFarmError(bad.kind === "target-not-found" ? "FF_ERR_TARGET_NOT_FOUND" : "FF_ERR_TARGET_INVALID", bad.message);
+  if (bad) throw new FuzzFarmError(JOB_ERROR_KINDS[bad.kind].code, bad.message);
   const o = repro.options as { args?: string[]; timeoutMs?: number; strategy?: string; params?: Record<string, number> };
   const input = repro.input !== undefined ? new Uint8Array(Buffer.from(repro.input, "base64")) : undefined;
   const cmd = commandFor(script, o.args ?? [], input, ctx.workDir, `repro-${randomInt(1e9)}`);

@@ -12,7 +12,7 @@
 // other id refuses the job before anything runs.
 import { existsSync, readFileSync } from "node:fs";
 import { createHash } from "node:crypto";
-import { FuzzFarmError, isFuzzFarmError, type Engine, type EngineResultInput, type EngineRunContext, type Finding, type JobFor, type Outcome, type Reproducer } from "@fuzzfarm/protocol";
+import { FuzzFarmError, jobErrorOf, type Engine, type EngineResultInput, type EngineRunContext, type Finding, type JobFor, type Outcome, type Reproducer } from "@fuzzfarm/protocol";
 import { GEN_PRESETS, parseGenConfig, type GenConfig } from "./gen/config";
 import { generate } from "./gen/generate";
 import { programFromJson, programToJson } from "./gen/shape";
@@ -49,11 +49,6 @@ export function resolveTarget(path: string, overrides: Record<string, unknown> =
     return { kind: "generator", name: path, config: parseGenConfig({ ...(raw as Record<string, unknown>), ...overrides }) };
   }
   throw new FuzzFarmError("FF_ERR_TARGET_NOT_FOUND", `'${path}' is neither a generator preset (${Object.keys(GEN_PRESETS).join(", ")}), a .json configuration nor a .wasm/.wat litmus module`);
-}
-
-function errorKind(e: unknown): "target-not-found" | "target-invalid" | "bad-job" | "internal" {
-  if (!isFuzzFarmError(e)) return "internal";
-  return e.code === "FF_ERR_TARGET_NOT_FOUND" ? "target-not-found" : e.code === "FF_ERR_TARGET_INVALID" ? "target-invalid" : "bad-job";
 }
 
 interface Acc {
@@ -231,7 +226,7 @@ export function createWasmEngine(opts: WasmEngineOptions = {}): Engine<"wasm"> {
         if (target.kind === "litmus") await runLitmusJob(target, job, ctx, acc, t0);
         else await runGenerator(target, job, ctx, acc, t0, specs);
       } catch (e) {
-        error = { kind: errorKind(e), message: e instanceof Error ? e.message.split("\n")[0]! : String(e) };
+        error = jobErrorOf(e);
       }
       const features = [...acc.features].filter((f) => !f.startsWith("litmus-"));
       return {

@@ -1,0 +1,128 @@
+// The results consumer: takes results off the results queue one at a time and
+// applies each exactly once. A fuzz result is validated (schema), its findings
+// classified (triage), then applied in one transaction (applyResult, idempotent
+// by job id); new buckets get a replay job; a job error goes to the job error
+// handlers (job-errors.ts), whose decision is carried out here: fail the
+// campaign, retry the job, or record. A replay / minimize result is applied to
+// its bucket (maintenance.ts). A malformed result, or one for no campaign, is
+// dropped for good (UnrecoverableError): retrying cannot fix it.
+import { oneLine, parseResult, type JobResult } from "@fuzzfarm/protocol";
+import { applyResult, bucketTargetId, findCampaign, finishedFuzzJobs, type Db } from "@fuzzfarm/db";
+import { connect, QueueWorker, UnrecoverableError, RESULTS_QUEUE, type ConnectionOptions, type FarmQueues, type QueueJob } from "@fuzzfarm/queue";
+import { classifyFindings } from "./classify";
+import { applyMaintenanceResult, enqueueReplay, type MaintenanceOptions } from "./maintenance";
+import { retryAttempt, type JobPlanner } from "./planning";
+import type { JobErrorHandlers } from "./job-errors";
+import type { CampaignLifecycle } from "./campaign-lifecycle";
+import type { Announcer, ResultApplied } from "./events";
+
+export interface ResultsConsumerDeps {
+  db: Db;
+  queues: FarmQueues;
+  /** The consumer blocks on its own connection to this Redis. */
+  redisUrl: string;
+  /** Stack paths are made relative to it. */
+  rootDir: string;
+  maintenance: MaintenanceOptions;
+  jobErrors: JobErrorHandlers;
+  lifecycle: CampaignLifecycle;
+  planner: JobPlanner;
+  /** Runs campaign-ending work between supervisor ticks (Supervisor.exclusive). */
+  exclusive: <T>(fn: () => Promise<T>) => Promise<T>;
+  events: Announcer;
+  log: (line: string) => void;
+}
+
+export interface ResultsConsumer {
+  /** Stop taking results (the one being applied finishes first) and close the connection. */
+  close(): Promise<void>;
+}
+
+type Campaign = NonNullable<Awaited<ReturnType<typeof findCampaign>>>;
+
+export function startResultsConsumer(deps: ResultsConsumerDeps): ResultsConsumer {
+  const { db, queues, rootDir, maintenance, jobErrors, lifecycle, planner, exclusive, events, log } = deps;
+  /** Campaign id -> the Target row holding its program's buckets (see bucketTargetId). */
+  const bucketTargets = new Map<string, string>();
+
+  async function applyMaintenance(r: JobResult): Promise<void> {
+    if (r.kind === "fuzz") return;
+    const bucketId = r.bucketId;
+    if (!bucketId) throw new UnrecoverableError(`${r.kind} result ${r.jobId} for no known bucket`);
+    log(await applyMaintenanceResult(db, queues, r, bucketId, rootDir, maintenance));
+    await events.maintenanceApplied({ kind: r.kind, bucketId, jobId: r.jobId });
+  }
+
+  /** Carry out what the job error handlers decide for a fuzz job's error; failures are logged, not thrown (the result is applied). */
+  async function handleJobError(r: JobResult, camp: Campaign): Promise<void> {
+    const error = r.error!;
+    const attempt = retryAttempt(r.jobId);
+    const decision = await jobErrors.decide({
+      error,
+      jobId: r.jobId,
+      campaignId: r.campaignId,
+      workerId: r.workerId,
+      attempt,
+      finished: () => finishedFuzzJobs(db, r.campaignId),
+    });
+    let outcome: string;
+    if (decision.action === "fail-campaign") {
+      await exclusive(() => lifecycle.fail(r.campaignId, decision.reason));
+      outcome = "the campaign fails";
+    } else if (decision.action === "retry" && camp.status === "running" && camp.deadline.getTime() > Date.now()) {
+      outcome = `retried as ${await planner.retry(r.jobId, attempt + 1)}`;
+    } else outcome = "recorded";
+    log(`job ${r.jobId} failed on ${r.workerId}: ${error.kind}: ${error.message} (${outcome})`);
+  }
+
+  async function applyFuzz(r: JobResult, camp: Campaign): Promise<boolean> {
+    let bucketTarget = bucketTargets.get(camp.id);
+    if (!bucketTarget) bucketTargets.set(camp.id, (bucketTarget = await bucketTargetId(db, camp.target)));
+    const t0 = performance.now();
+    const classified = await classifyFindings(db, r, bucketTarget, rootDir);
+    const summary = await applyResult(db, r, { targetId: bucketTarget, targetVersion: camp.target.version, classified });
+    const applied: ResultApplied = { ...summary, campaignId: r.campaignId, jobId: r.jobId, execs: r.execs, error: r.error, applyMs: performance.now() - t0 };
+    if (summary.duplicate) {
+      events.duplicateResult(applied);
+      return true;
+    }
+    if (maintenance.replayRuns > 0)
+      for (const b of summary.newBuckets) await enqueueReplay(db, queues, b, maintenance).catch((e) => log(`replay of ${b}: ${oneLine(e)}`));
+    if (r.error) await handleJobError(r, camp).catch((e) => log(`job ${r.jobId}: its ${r.error!.kind} error was not handled: ${oneLine(e)}`));
+    await events.resultApplied(applied, summary.newBuckets);
+    return false;
+  }
+
+  // A blocking consumer needs its own connection; BullMQ does not close connections it was given.
+  const connection = connect(deps.redisUrl);
+  // Its failures reach the consumer's own "error" event (logged below); this listener only keeps them from being uncaught.
+  connection.on("error", () => {});
+  const consumer = new QueueWorker(
+    RESULTS_QUEUE,
+    async (job: QueueJob<unknown>) => {
+      let r: JobResult;
+      try {
+        r = parseResult(job.data);
+      } catch (e) {
+        log(`dropped malformed result ${job.id}: ${oneLine(e)}`);
+        throw new UnrecoverableError(oneLine(e));
+      }
+      const camp = await findCampaign(db, r.campaignId);
+      if (!camp) throw new UnrecoverableError(`result for unknown campaign ${r.campaignId}`);
+      if (r.kind !== "fuzz") {
+        await applyMaintenance(r);
+        return { duplicate: false };
+      }
+      return { duplicate: await applyFuzz(r, camp) };
+    },
+    { connection: connection as ConnectionOptions, prefix: queues.prefix, concurrency: 1 },
+  );
+  consumer.on("error", (e) => log(`results consumer: ${oneLine(e)}`));
+
+  return {
+    async close() {
+      await consumer.close();
+      connection.disconnect();
+    },
+  };
+}
