@@ -11,21 +11,24 @@ import { ensureServices } from "@fuzzfarm/services";
 import { startCoordinator } from "@fuzzfarm/coordinator";
 import { buildApp } from "@fuzzfarm/web";
 import { githubAppFromEnv } from "./github-app";
+import { processLogger } from "./logger";
 
 const REPO_ROOT = fileURLToPath(new URL("../../..", import.meta.url));
 
 async function main() {
   const config = loadConfig();
-  const log = (l: string) => console.error(`[coordinator] ${l}`);
+  const logger = await processLogger("coordinator");
+  const log = (l: string) => logger.info(l);
   await pingRedis(config.redisUrl);
   await ensureServices({ redisUrl: config.redisUrl, databaseUrl: config.databaseUrl, dataDir: config.dataDir, path: process.env.PATH ?? "", repoRoot: REPO_ROOT, start: false, log });
   const db = createDb({ url: config.databaseUrl });
   await pingDb(db);
   const queues = openQueues({ url: config.redisUrl, prefix: config.queuePrefix, jobKey: resolveJobKey(config) });
-  const coordinator = await startCoordinator({ db, queues, redisUrl: config.redisUrl, rootDir: REPO_ROOT, log });
+  const coordinator = await startCoordinator({ db, queues, redisUrl: config.redisUrl, rootDir: REPO_ROOT, logger });
   const adminToken = config.adminToken ?? randomBytes(18).toString("base64url");
   const app = await buildApp({ db, queues, redisUrl: config.redisUrl, prefix: config.queuePrefix, adminToken, workerToken: config.workerToken, ciToken: config.ciToken, ci: { targetRoots: config.targetRoots ?? [], startCampaign: (c) => coordinator.createCampaign(c) }, dataDir: config.dataDir, ...dashboardExposure(config), github: githubAppFromEnv(process.env, config.dataDir, log) });
-  log(`dashboard on ${await app.listen({ host: config.httpHost, port: config.httpPort })}`);
+  const url = await app.listen({ host: config.httpHost, port: config.httpPort });
+  logger.info({ url }, `dashboard on ${url} (coordinator running)`);
   if (!config.adminToken) log(`admin token (set FUZZFARM_ADMIN_TOKEN to fix it): ${adminToken}`);
   const bye = async () => {
     await coordinator.stop();

@@ -11,6 +11,7 @@ import { assertEngineServed, queueOf, type FarmQueues } from "@fuzzfarm/queue";
 import type { CampaignPlanConfig } from "./planners/index";
 import { validateCampaignConfig } from "./validate-campaign";
 import type { Announcer } from "./events";
+import type { Logger } from "./logger";
 
 export interface NewCampaign {
   target: { name: string; path: string; version?: string };
@@ -55,11 +56,11 @@ export interface LifecycleDeps {
   graceMs: number;
   /** How often waitFor reads the campaign's status, ms. Default 250. */
   pollMs?: number;
-  log: (line: string) => void;
+  logger: Logger;
 }
 
 export function createCampaignLifecycle(deps: LifecycleDeps): CampaignLifecycle {
-  const { db, queues, scope, events, graceMs, log } = deps;
+  const { db, queues, scope, events, graceMs, logger } = deps;
 
   /** Cancel the campaign's queued fuzz jobs that no worker has taken (waiting in the queue, or lost from it). */
   async function cancelUntaken(campaignId: string): Promise<void> {
@@ -69,7 +70,7 @@ export function createCampaignLifecycle(deps: LifecycleDeps): CampaignLifecycle 
       const qj = await queueOf(queues, j.payload as Parameters<typeof queueOf>[1]).getJob(j.id);
       const state = qj ? await qj.getState() : "unknown";
       if (state === "waiting" || state === "delayed" || state === "prioritized" || state === "unknown") {
-        if (qj) await qj.remove().catch((e) => log(`job ${j.id} not removed from its queue (a worker may still take it): ${oneLine(e)}`));
+        if (qj) await qj.remove().catch((e) => logger.warn({ campaignId, jobId: j.id, err: e }, `job ${j.id} not removed from its queue (a worker may still take it): ${oneLine(e)}`));
         await cancelQueuedJob(db, j.id);
       }
     }
@@ -79,7 +80,7 @@ export function createCampaignLifecycle(deps: LifecycleDeps): CampaignLifecycle 
   async function end(id: string, status: "completed" | "failed", why: string): Promise<void> {
     if (!(await endCampaign(db, id, status))) return;
     await events.campaignEnded(id, status);
-    log(`campaign ${id} ${status}${why}`);
+    logger[status === "failed" ? "warn" : "info"]({ campaignId: id, status }, `campaign ${id} ${status}${why}`);
   }
 
   return {
@@ -92,7 +93,7 @@ export function createCampaignLifecycle(deps: LifecycleDeps): CampaignLifecycle 
       const camp = await createCampaign(db, { targetId: target.id, engine: c.engine, config: config as never, deadline: new Date(Date.now() + c.seconds * 1000) });
       scope.add(camp.id);
       await events.campaignStarted(camp.id);
-      log(`campaign ${camp.id} started: ${c.engine} ${c.target.path} for ${c.seconds}s`);
+      logger.info({ campaignId: camp.id, engine: c.engine, target: c.target.path, seconds: c.seconds }, `campaign ${camp.id} started: ${c.engine} ${c.target.path} for ${c.seconds}s`);
       return { id: camp.id, targetId: target.id };
     },
 
@@ -108,7 +109,7 @@ export function createCampaignLifecycle(deps: LifecycleDeps): CampaignLifecycle 
             resolve(status);
           }
         };
-        const iv = setInterval(() => void check().catch((e) => log(`campaign ${id} status not read (trying again): ${oneLine(e)}`)), deps.pollMs ?? 250);
+        const iv = setInterval(() => void check().catch((e) => logger.warn({ campaignId: id, err: e }, `campaign ${id} status not read (trying again): ${oneLine(e)}`)), deps.pollMs ?? 250);
       });
     },
 

@@ -23,6 +23,7 @@ import { createJobPlanner } from "./planning";
 import { startSupervisor } from "./supervisor";
 import { startResultsConsumer } from "./results-consumer";
 import { defaultJobErrorHandlers, type JobErrorHandlers, type JobErrorPolicy } from "./job-errors";
+import { lineLogger, silentLogger, type Logger } from "./logger";
 
 export interface CoordinatorOptions {
   db: Db;
@@ -44,6 +45,9 @@ export interface CoordinatorOptions {
   jobErrors?: JobErrorHandlers;
   /** Seed of the planning rng (tests). Default: time-based. */
   seed?: number;
+  /** Structured logger (pino): one event per call, with campaignId / jobId / workerId fields. Default: from `log`. */
+  logger?: Logger;
+  /** Plain lines instead: each event's message. Used when no `logger` is given; default: nothing is logged. */
   log?: (line: string) => void;
 }
 
@@ -61,16 +65,16 @@ export interface Coordinator {
 
 export async function startCoordinator(opts: CoordinatorOptions): Promise<Coordinator> {
   const { db, queues } = opts;
-  const log = opts.log ?? (() => {});
+  const logger = opts.logger ?? (opts.log ? lineLogger(opts.log) : silentLogger());
   const maintenance = { ...DEFAULT_MAINTENANCE, ...opts.maintenance };
   const scope = campaignScope(opts.only);
-  const events = createAnnouncer(queues, log);
-  const lifecycle = createCampaignLifecycle({ db, queues, scope, events, graceMs: opts.graceMs ?? 30_000, log });
-  const planner = createJobPlanner({ db, queues, rng: createRng(opts.seed ?? Date.now() & 0x7fffffff), log });
+  const events = createAnnouncer(queues, logger);
+  const lifecycle = createCampaignLifecycle({ db, queues, scope, events, graceMs: opts.graceMs ?? 30_000, logger });
+  const planner = createJobPlanner({ db, queues, rng: createRng(opts.seed ?? Date.now() & 0x7fffffff), logger });
   const jobErrors = opts.jobErrors ?? defaultJobErrorHandlers(opts.jobErrorPolicy);
-  const supervisor = startSupervisor({ db, queues, scope, lifecycle, planner, tickMs: opts.tickMs ?? 500, log });
+  const supervisor = startSupervisor({ db, queues, scope, lifecycle, planner, tickMs: opts.tickMs ?? 500, logger });
   const consumer = startResultsConsumer({
-    db, queues, redisUrl: opts.redisUrl, rootDir: opts.rootDir, maintenance, jobErrors, lifecycle, planner, exclusive: supervisor.exclusive, events, log,
+    db, queues, redisUrl: opts.redisUrl, rootDir: opts.rootDir, maintenance, jobErrors, lifecycle, planner, exclusive: supervisor.exclusive, events, logger,
   });
 
   let stopped = false;

@@ -7,6 +7,7 @@ import { EventEmitter } from "node:events";
 import { oneLine, type JobResult } from "@fuzzfarm/protocol";
 import { publishEvent, type FarmEvent, type FarmQueues } from "@fuzzfarm/queue";
 import type { ApplySummary } from "@fuzzfarm/db";
+import type { Logger } from "./logger";
 
 /** A fuzz job's result, applied. */
 export interface ResultApplied extends ApplySummary {
@@ -49,13 +50,13 @@ export interface Announcer {
   maintenanceApplied(applied: MaintenanceApplied): Promise<void>;
 }
 
-export function createAnnouncer(queues: FarmQueues, log: (line: string) => void): Announcer {
+export function createAnnouncer(queues: FarmQueues, logger: Logger): Announcer {
   const emitter = new EventEmitter<CoordinatorEvents>();
   const publish = async (ev: FarmEvent) => {
     try {
       await publishEvent(queues.connection, queues.prefix, ev);
     } catch (e) {
-      log(`event ${ev.type} not published (dashboards refresh on the next one): ${oneLine(e)}`);
+      logger.warn({ event: ev, err: e }, `event ${ev.type} not published (dashboards refresh on the next one): ${oneLine(e)}`);
     }
   };
   return {

@@ -1,5 +1,6 @@
 // @fuzzfarm/coordinator: campaign supervision, job planning and result application.
 export { startCoordinator, type Coordinator, type CoordinatorOptions } from "./coordinator";
+export { lineLogger, type Logger } from "./logger";
 export type { NewCampaign } from "./campaign-lifecycle";
 export type { ResultApplied, MaintenanceApplied, CampaignEndStatus, CoordinatorEvents, CoordinatorListener } from "./events";
 export {

@@ -8,6 +8,7 @@ import { FuzzFarmError, oneLine, parseJob, type EngineName } from "@fuzzfarm/pro
 import { corpusEntries, getCampaign, insertJobs, jobPayload, markChosen, openJobs, reserveJobSeq, type Db } from "@fuzzfarm/db";
 import { enqueueJob, readHeartbeats, type FarmQueues } from "@fuzzfarm/queue";
 import { PLANNERS, type CampaignPlanConfig } from "./planners/index";
+import type { Logger } from "./logger";
 
 export interface JobPlanner {
   /** Plan and enqueue `n` fuzz jobs for a campaign. */
@@ -31,8 +32,8 @@ export function retryAttempt(jobId: string): number {
 /** The id of retry number `attempt` of a job (retries of retries keep one suffix). */
 export const retryJobId = (jobId: string, attempt: number) => `${jobId.replace(RETRY_SUFFIX, "")}-retry${attempt}`;
 
-export function createJobPlanner(deps: { db: Db; queues: FarmQueues; rng: Rng; log: (line: string) => void }): JobPlanner {
-  const { db, queues, rng, log } = deps;
+export function createJobPlanner(deps: { db: Db; queues: FarmQueues; rng: Rng; logger: Logger }): JobPlanner {
+  const { db, queues, rng, logger } = deps;
   return {
     async plan(campaignId, n) {
       const camp = await getCampaign(db, campaignId);
@@ -66,7 +67,7 @@ export function createJobPlanner(deps: { db: Db; queues: FarmQueues; rng: Rng; l
     },
 
     async resume(campaignId) {
-      for (const j of await openJobs(db, campaignId)) await enqueueJob(queues, j.payload as never).catch((e) => log(`re-enqueue ${j.id}: ${oneLine(e)}`));
+      for (const j of await openJobs(db, campaignId)) await enqueueJob(queues, j.payload as never).catch((e) => logger.error({ campaignId, jobId: j.id, err: e }, `re-enqueue ${j.id}: ${oneLine(e)}`));
     },
 
     async retry(jobId, attempt) {

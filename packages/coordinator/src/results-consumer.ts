@@ -15,6 +15,7 @@ import { retryAttempt, type JobPlanner } from "./planning";
 import type { JobErrorHandlers } from "./job-errors";
 import type { CampaignLifecycle } from "./campaign-lifecycle";
 import type { Announcer, ResultApplied } from "./events";
+import type { Logger } from "./logger";
 
 export interface ResultsConsumerDeps {
   db: Db;
@@ -30,7 +31,7 @@ export interface ResultsConsumerDeps {
   /** Runs campaign-ending work between supervisor ticks (Supervisor.exclusive). */
   exclusive: <T>(fn: () => Promise<T>) => Promise<T>;
   events: Announcer;
-  log: (line: string) => void;
+  logger: Logger;
 }
 
 export interface ResultsConsumer {
@@ -41,7 +42,7 @@ export interface ResultsConsumer {
 type Campaign = NonNullable<Awaited<ReturnType<typeof findCampaign>>>;
 
 export function startResultsConsumer(deps: ResultsConsumerDeps): ResultsConsumer {
-  const { db, queues, rootDir, maintenance, jobErrors, lifecycle, planner, exclusive, events, log } = deps;
+  const { db, queues, rootDir, maintenance, jobErrors, lifecycle, planner, exclusive, events, logger } = deps;
   /** Campaign id -> the Target row holding its program's buckets (see bucketTargetId). */
   const bucketTargets = new Map<string, string>();
 
@@ -49,7 +50,7 @@ export function startResultsConsumer(deps: ResultsConsumerDeps): ResultsConsumer
     if (r.kind === "fuzz") return;
     const bucketId = r.bucketId;
     if (!bucketId) throw new UnrecoverableError(`${r.kind} result ${r.jobId} for no known bucket`);
-    log(await applyMaintenanceResult(db, queues, r, bucketId, rootDir, maintenance));
+    logger.info({ campaignId: r.campaignId, jobId: r.jobId, workerId: r.workerId, bucketId, kind: r.kind }, await applyMaintenanceResult(db, queues, r, bucketId, rootDir, maintenance));
     await events.maintenanceApplied({ kind: r.kind, bucketId, jobId: r.jobId });
   }
 
@@ -72,7 +73,7 @@ export function startResultsConsumer(deps: ResultsConsumerDeps): ResultsConsumer
     } else if (decision.action === "retry" && camp.status === "running" && camp.deadline.getTime() > Date.now()) {
       outcome = `retried as ${await planner.retry(r.jobId, attempt + 1)}`;
     } else outcome = "recorded";
-    log(`job ${r.jobId} failed on ${r.workerId}: ${error.kind}: ${error.message} (${outcome})`);
+    logger.warn({ campaignId: r.campaignId, jobId: r.jobId, workerId: r.workerId, error, decision: decision.action }, `job ${r.jobId} failed on ${r.workerId}: ${error.kind}: ${error.message} (${outcome})`);
   }
 
   async function applyFuzz(r: JobResult, camp: Campaign): Promise<boolean> {
@@ -87,8 +88,8 @@ export function startResultsConsumer(deps: ResultsConsumerDeps): ResultsConsumer
       return true;
     }
     if (maintenance.replayRuns > 0)
-      for (const b of summary.newBuckets) await enqueueReplay(db, queues, b, maintenance).catch((e) => log(`replay of ${b}: ${oneLine(e)}`));
-    if (r.error) await handleJobError(r, camp).catch((e) => log(`job ${r.jobId}: its ${r.error!.kind} error was not handled: ${oneLine(e)}`));
+      for (const b of summary.newBuckets) await enqueueReplay(db, queues, b, maintenance).catch((e) => logger.error({ campaignId: r.campaignId, bucketId: b, err: e }, `replay of ${b}: ${oneLine(e)}`));
+    if (r.error) await handleJobError(r, camp).catch((e) => logger.error({ campaignId: r.campaignId, jobId: r.jobId, workerId: r.workerId, err: e }, `job ${r.jobId}: its ${r.error!.kind} error was not handled: ${oneLine(e)}`));
     await events.resultApplied(applied, summary.newBuckets);
     return false;
   }
@@ -104,7 +105,7 @@ export function startResultsConsumer(deps: ResultsConsumerDeps): ResultsConsumer
       try {
         r = parseResult(job.data);
       } catch (e) {
-        log(`dropped malformed result ${job.id}: ${oneLine(e)}`);
+        logger.error({ resultId: job.id, err: e }, `dropped malformed result ${job.id}: ${oneLine(e)}`);
         throw new UnrecoverableError(oneLine(e));
       }
       const camp = await findCampaign(db, r.campaignId);
@@ -117,7 +118,7 @@ export function startResultsConsumer(deps: ResultsConsumerDeps): ResultsConsumer
     },
     { connection: connection as ConnectionOptions, prefix: queues.prefix, concurrency: 1 },
   );
-  consumer.on("error", (e) => log(`results consumer: ${oneLine(e)}`));
+  consumer.on("error", (e) => logger.error({ err: e }, `results consumer: ${oneLine(e)}`));
 
   return {
     async close() {

@@ -9,6 +9,7 @@ import { countOpenJobs, runningCampaigns, upsertWorkers, type Db } from "@fuzzfa
 import { readHeartbeats, type FarmQueues } from "@fuzzfarm/queue";
 import type { CampaignLifecycle, CampaignScope } from "./campaign-lifecycle";
 import type { JobPlanner } from "./planning";
+import type { Logger } from "./logger";
 
 export interface SupervisorDeps {
   db: Db;
@@ -18,7 +19,7 @@ export interface SupervisorDeps {
   planner: JobPlanner;
   /** Supervision period, ms. */
   tickMs: number;
-  log: (line: string) => void;
+  logger: Logger;
 }
 
 export interface Supervisor {
@@ -29,7 +30,7 @@ export interface Supervisor {
 }
 
 export function startSupervisor(deps: SupervisorDeps): Supervisor {
-  const { db, queues, scope, lifecycle, planner, log } = deps;
+  const { db, queues, scope, lifecycle, planner, logger } = deps;
   const resumed = new Set<string>();
 
   async function tick(): Promise<void> {
@@ -55,7 +56,7 @@ export function startSupervisor(deps: SupervisorDeps): Supervisor {
   // Ticks and exclusive work run one after the other on this chain.
   let running: Promise<unknown> = Promise.resolve();
   const timer = setInterval(() => {
-    running = running.then(tick).catch((e) => log(`supervisor: ${oneLine(e)}`));
+    running = running.then(tick).catch((e) => logger.error({ err: e }, `supervisor: ${oneLine(e)}`));
   }, deps.tickMs);
 
   return {

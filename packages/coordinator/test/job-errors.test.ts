@@ -9,6 +9,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { fileURLToPath } from "node:url";
+import { pino } from "pino";
 import { createTestDb, type TestDb } from "@fuzzfarm/db/testing";
 import { campaignFailureReason, campaignStatus, jobPayload, openJobs } from "@fuzzfarm/db";
 import { openQueues, publishResult, SIGNATURE_FIELD, type FarmQueues } from "@fuzzfarm/queue";
@@ -23,11 +24,13 @@ let db: TestDb;
 let queues: FarmQueues;
 let coordinator: Coordinator;
 const ended: [string, string][] = [];
+/** The coordinator's log events (pino JSON lines, parsed). */
+const logged: Record<string, unknown>[] = [];
 
 before(async () => {
   db = await createTestDb();
   queues = openQueues({ url: REDIS_URL, prefix: `ffjerr-${randomBytes(4).toString("hex")}`, jobKey: randomBytes(32).toString("base64url") });
-  coordinator = await startCoordinator({ db, queues, redisUrl: REDIS_URL, rootDir: REPO, only: [], tickMs: 100, maintenance: { replayRuns: 0 }, jobErrorPolicy: { retries: 2, rejectedToFail: 2 } });
+  coordinator = await startCoordinator({ db, queues, redisUrl: REDIS_URL, rootDir: REPO, only: [], tickMs: 100, logger: pino({ level: "info" }, { write: (line: string) => void logged.push(JSON.parse(line)) }), maintenance: { replayRuns: 0 }, jobErrorPolicy: { retries: 2, rejectedToFail: 2 } });
   coordinator.on("campaignEnded", (id, status) => ended.push([id, status]));
 });
 
@@ -115,6 +118,14 @@ test("a target error ends the campaign failed at once, with the error as its rea
   const other = jobs[1]!;
   assert.equal(await queues.jobs.input.getJob(other.jobId), undefined, "removed from the queue");
   assert.deepEqual(await openJobs(db, id), [], "no job of the campaign is left queued");
+  // Structured logs: one event each, with a level and the ids it concerns.
+  const jobEvent = logged.find((e) => e.jobId === jobs[0]!.jobId);
+  assert.ok(jobEvent, JSON.stringify(logged));
+  assert.equal(jobEvent.level, 40, "a job error is a warning");
+  assert.deepEqual([jobEvent.campaignId, jobEvent.workerId, jobEvent.decision], [id, "test-worker", "fail-campaign"]);
+  assert.match(String(jobEvent.msg), /failed on test-worker: target-invalid: SyntaxError/);
+  const endEvent = logged.find((e) => e.campaignId === id && e.status === "failed");
+  assert.ok(endEvent && /^campaign \S+ failed: the target cannot be fuzzed: target-invalid/.test(String(endEvent.msg)), JSON.stringify(endEvent));
 });
 
 test("an infrastructure error runs the job's payload again under a new id, twice; then it is recorded", async () => {
