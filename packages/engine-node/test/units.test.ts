@@ -55,4 +55,10 @@ test("same failure: temp paths, numbers and line numbers do not split a bug; ano
     [thrown("inc", 3, "lost update: hits=1, expected 2"), thrown("inc", 9, "lost update: hits=0, expected 2"), thrown("dec", 3, "lost update: hits=1, expected 2")].map((f) => set.add(f)),
     [true, false, true],
   );
+  // keyOf: the job recorder's finding key, the same id for the same bug
+  const keys = new FailureSet("/srv/app");
+  assert.deepEqual(
+    [thrown("inc", 3, "lost update: hits=1, expected 2"), thrown("dec", 3, "x"), thrown("inc", 9, "lost update: hits=0, expected 2")].map((f) => keys.keyOf(f)),
+    ["f0", "f1", "f0"],
+  );
 });

@@ -1,27 +1,14 @@
-// The job's coverage as the engine knows it: the set of features (in the
-// order they were first seen), the shape of each instrumented file, and hit
-// counts. Each executor process reports cumulative counters of its own
+// The job's coverage as the engine knows it: the shape of each instrumented
+// file and hit counts (the features themselves are the job recorder's). Each executor process reports cumulative counters of its own
 // lifetime; when it ends, its last snapshot is added to the job's totals.
 // A process that crashed loses its counts since its last snapshot, so the
 // map is patched to count every known feature at least once.
 import type { Counts, FileShape } from "./messages";
 
 export class CoverageBook {
-  readonly features = new Set<string>();
   private readonly shapes = new Map<string, FileShape>();
   private readonly totals: Counts = {};
   private current: Counts | null = null;
-
-  /** Add features; returns the ones not seen before. */
-  addFeatures(keys: readonly string[]): string[] {
-    const fresh: string[] = [];
-    for (const k of keys) {
-      if (this.features.has(k)) continue;
-      this.features.add(k);
-      fresh.push(k);
-    }
-    return fresh;
-  }
 
   addShapes(shapes: readonly FileShape[]): void {
     for (const s of shapes) if (!this.shapes.has(s.rel)) this.shapes.set(s.rel, s);
@@ -58,8 +45,8 @@ export class CoverageBook {
     return n;
   }
 
-  /** istanbul CoverageMapData keyed by relative path. */
-  toCoverageMap(): Record<string, unknown> {
+  /** istanbul CoverageMapData keyed by relative path; every one of `features` counts at least once. */
+  toCoverageMap(features: Iterable<string>): Record<string, unknown> {
     this.endProcess();
     const out: Record<string, unknown> = {};
     for (const [rel, shape] of this.shapes) {
@@ -75,7 +62,7 @@ export class CoverageBook {
       });
       out[rel] = { path: rel, statementMap: shape.statementMap, fnMap: shape.fnMap, branchMap: shape.branchMap, s, f, b };
     }
-    for (const key of this.features) {
+    for (const key of features) {
       const m = /^([sfb]):(.*):(\d+)(?::(\d+))?$/.exec(key);
       if (!m) continue;
       const file = out[m[2]!] as { s: Record<string, number>; f: Record<string, number>; b: Record<string, number[]> } | undefined;

@@ -1,12 +1,10 @@
-// Findings of one job, deduplicated by (kind, top stack frame): a bug hit
+// The input engine's "same bug" key of a finding inside one job: (kind, top
+// stack frame). The job recorder keeps one finding per key, so a bug hit
 // 10,000 times is one finding with detail.hits = 10000 and the first input
 // that hit it as its reproducer. The top frame skips the harness's own frames
 // and Node internals; without a JS frame the message stands in for it.
 import type { Finding } from "@fuzzfarm/protocol";
 import { findingKind } from "@fuzzfarm/protocol";
-
-/** Most distinct findings kept per job (the protocol allows 1000). */
-export const MAX_DISTINCT_FINDINGS = 200;
 
 const OWN_FRAME = /[\\/]engine-input[\\/]src[\\/]internal[\\/]child[\\/]|\(node:|^\s*at node:|<anonymous>\)?$/;
 
@@ -35,29 +33,4 @@ export function dedupeKey(f: Finding): string {
     where = at >= 0 ? topFrame(f.stack.slice(at)) : null;
   }
   return `${kind}|${where ?? f.message}`;
-}
-
-export class FindingBook {
-  private readonly byKey = new Map<string, Finding>();
-
-  get size(): number {
-    return this.byKey.size;
-  }
-
-  /** Record `count` hits of a finding; returns true when it is a new one. */
-  add(f: Finding, count = 1): boolean {
-    const key = dedupeKey(f);
-    const prev = this.byKey.get(key);
-    if (prev) {
-      prev.detail.hits = Number(prev.detail.hits ?? 0) + count;
-      return false;
-    }
-    if (this.byKey.size >= MAX_DISTINCT_FINDINGS) return false;
-    this.byKey.set(key, { ...f, detail: { ...f.detail, hits: count } });
-    return true;
-  }
-
-  list(): Finding[] {
-    return [...this.byKey.values()];
-  }
 }

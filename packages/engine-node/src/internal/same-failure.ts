@@ -22,9 +22,21 @@ export class FailureSet {
 
   /** Records `f` unless it is the same bug as one already recorded; true when it is new. */
   add(f: Finding): boolean {
+    const before = this.known.length;
+    this.keyOf(f);
+    return this.known.length > before;
+  }
+
+  /**
+   * The id ("f0", "f1"...) of the recorded failure `f` is the same bug as, recording it under a new
+   * id when it matches none: the job recorder's finding key.
+   */
+  keyOf(f: Finding): string {
     const state = crashState(f, { rootDir: this.rootDir });
-    if (this.known.some((b) => matchesBucket(state, b, this.known))) return false;
-    this.known.push(stateAsBucket(state, `f${this.known.length}`));
-    return true;
+    const same = this.known.find((b) => matchesBucket(state, b, this.known));
+    if (same) return same.id;
+    const id = `f${this.known.length}`;
+    this.known.push(stateAsBucket(state, id));
+    return id;
   }
 }
