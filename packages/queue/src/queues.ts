@@ -1,16 +1,22 @@
 // The farm's queues:
 //   jobs-<engine>         fuzz jobs (coordinator -> workers); a worker listens only to
 //                         the engines it has, which is how it advertises them
+//   jobs-<engine>@<route> fuzz jobs that need engine configurations not every worker has
+//                         (`jobs-wasm@deno`): only workers offering them consume it (routes.ts)
 //   maintenance-<engine>  replay and minimize jobs, kept apart so they never starve fuzzing
+//                         (`maintenance-<engine>@<route>` likewise)
 //   results               job results (workers -> coordinator), persisted exactly once by job id
 import { Queue, type ConnectionOptions } from "bullmq";
 import type { Redis } from "ioredis";
 import { ENGINE_NAMES, FuzzFarmError, type EngineName, type JobPayload, type JobResult } from "@fuzzfarm/protocol";
 import { connect, type RedisConfig } from "./connection";
 import { signJobData } from "./signing";
+import { addRoute, jobRoute } from "./routes";
 import { setTimeout as sleep } from "node:timers/promises";
 
-export const jobQueueName = (engine: EngineName, kind: "fuzz" | "maintenance") => `${kind === "fuzz" ? "jobs" : "maintenance"}-${engine}`;
+/** `jobs-<engine>` / `maintenance-<engine>`, with `@<route>` for jobs routed by capability (routes.ts). */
+export const jobQueueName = (engine: EngineName, kind: "fuzz" | "maintenance", route?: string | null) =>
+  `${kind === "fuzz" ? "jobs" : "maintenance"}-${engine}${route ? `@${route}` : ""}`;
 export const RESULTS_QUEUE = "results";
 export const DEFAULT_PREFIX = "fuzzfarm";
 
@@ -24,7 +30,9 @@ export interface FarmQueues {
   /** Replay / minimize queue per engine. */
   maintenance: Record<EngineName, Queue<JobPayload>>;
   results: Queue<JobResult>;
-  /** Every queue, for dashboards. */
+  /** The queue of a routed job (`jobs-wasm@deno`), opened on first use and closed with the others. */
+  routed(engine: EngineName, kind: "fuzz" | "maintenance", route: string): Queue<JobPayload>;
+  /** Every queue opened here (routed ones once used), for dashboards. */
   all(): Queue[];
   close(): Promise<void>;
 }
@@ -44,7 +52,14 @@ export function openQueues(cfg: QueuesConfig): FarmQueues {
   const jobs = perEngine("fuzz");
   const maintenance = perEngine("maintenance");
   const results = new Queue<JobResult>(RESULTS_QUEUE, opts);
-  const all = () => [...Object.values(jobs), ...Object.values(maintenance), results] as Queue[];
+  const routedQueues = new Map<string, Queue<JobPayload>>();
+  const routed = (engine: EngineName, kind: "fuzz" | "maintenance", route: string) => {
+    const name = jobQueueName(engine, kind, route);
+    let q = routedQueues.get(name);
+    if (!q) routedQueues.set(name, (q = new Queue<JobPayload>(name, opts)));
+    return q;
+  };
+  const all = () => [...Object.values(jobs), ...Object.values(maintenance), ...routedQueues.values(), results] as Queue[];
   return {
     connection,
     prefix,
@@ -52,6 +67,7 @@ export function openQueues(cfg: QueuesConfig): FarmQueues {
     jobs,
     maintenance,
     results,
+    routed,
     all,
     async close() {
       // A queue closed before its connection is ready lets BullMQ emit 'error' on a connection it has already
@@ -66,10 +82,21 @@ export function openQueues(cfg: QueuesConfig): FarmQueues {
 
 const READY_WAIT_MS = 3000;
 
-/** Enqueue a job, signed with the farm's job key; its id is the BullMQ job id, so enqueueing the same job twice is a no-op. */
+/** The queue a job goes to: its engine's, or the route's when it needs engine configurations not every worker has. */
+export function queueOf(q: FarmQueues, job: Pick<JobPayload, "engine" | "kind" | "options">): Queue<JobPayload> {
+  const kind = job.kind === "fuzz" ? "fuzz" : "maintenance";
+  const route = jobRoute(job);
+  return route ? q.routed(job.engine, kind, route) : (kind === "fuzz" ? q.jobs : q.maintenance)[job.engine];
+}
+
+/**
+ * Enqueue a job, signed with the farm's job key, on its queue (queueOf; a routed queue is recorded for workers to
+ * find); its id is the BullMQ job id, so enqueueing the same job twice is a no-op.
+ */
 export async function enqueueJob(q: FarmQueues, job: JobPayload): Promise<void> {
   if (!q.jobKey) throw new FuzzFarmError("FF_ERR_CONFIG", "these queues were opened without the farm's job key, so they cannot enqueue jobs");
-  const queue = (job.kind === "fuzz" ? q.jobs : q.maintenance)[job.engine];
+  const queue = queueOf(q, job);
+  if (queue.name.includes("@")) await addRoute(q.connection, q.prefix, queue.name);
   await queue.add(job.kind, signJobData(job, q.jobKey) as JobPayload, {
     jobId: job.jobId,
     attempts: 3,
