@@ -49,7 +49,7 @@ async function engineRun(path: string): Promise<{ rate: number; execs: number; f
     budget: { runs: 1_000_000_000, seconds },
     options: { maxLen: 64, dictionary: false },
   });
-  if (job.engine !== "input") throw new Error("unreachable");
+  if (job.engine !== "input" || job.kind !== "fuzz") throw new Error("unreachable");
   const workDir = mkdtempSync(join(tmpdir(), "ff-bench-input-"));
   try {
     const r = await inputEngine.run(job, { signal: new AbortController().signal, workDir });

@@ -13,6 +13,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { execute, raceCandidates, GuidePicker, guideParams, type Execution } from "@fuzzfarm/engine-node";
+import type { NodeJobStrategy } from "@fuzzfarm/protocol";
 import { mapLimit, raceExamples, RACES_DIR } from "./lib/node-races";
 import { installBug, realBugs } from "./real-bugs/lib/bugs";
 
@@ -40,7 +41,7 @@ type Cell = { fails: number; first: number; runs: number };
 const cellOf = (xs: boolean[]): Cell => ({ fails: xs.filter(Boolean).length, first: xs.indexOf(true) + 1, runs: xs.length });
 const show = (c: Cell) => `${c.fails}/${c.runs} (${c.first || "-"})`.padEnd(14);
 
-const run = (t: Target, strategy: string, params: Record<string, number>, seed: number) =>
+const run = (t: Target, strategy: NodeJobStrategy, params: Record<string, number>, seed: number) =>
   execute({ script: t.script, args: t.args, strategy, params, seed, timeoutMs: 10_000, cwd: t.cwd });
 
 console.log(`runs per cell: ${RUNS}; cell: failures/runs (first failing run); pairs = racing pairs of the observation run`);

@@ -6,13 +6,17 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { execute, WarmPool } from "@fuzzfarm/engine-node";
+import { isNodeJobStrategy } from "@fuzzfarm/protocol";
 import { mapLimit, plainFails, raceExamples, RACES_DIR } from "./lib/node-races";
 
 const argv = process.argv.slice(2);
 const opt = (name: string, def: string) => { const i = argv.indexOf(`--${name}`); return i >= 0 ? argv[i + 1]! : def; };
 const RUNS = Number(opt("runs", "100"));
 const ONLY = opt("only", "");
-const STRATEGIES = opt("strategies", "shuffle,delay,demux,pct,mix").split(",");
+const STRATEGIES = opt("strategies", "shuffle,delay,demux,pct,mix").split(",").map((s) => {
+  if (!isNodeJobStrategy(s)) throw new Error(`unknown strategy ${s}`);
+  return s;
+});
 const LANES = Number(opt("lanes", "4"));
 const dir = RACES_DIR;
 const examples = raceExamples(ONLY);

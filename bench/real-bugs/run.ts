@@ -17,7 +17,7 @@ import { spawn } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { execute, NODE_CLI_HELP } from "@fuzzfarm/engine-node";
-import { NODE_STRATEGIES } from "@fuzzfarm/protocol";
+import { isNodeJobStrategy, NODE_STRATEGIES } from "@fuzzfarm/protocol";
 import { mapLimit } from "../lib/node-races";
 import { cliDefaultStrategy, installBug, realBugs, type RealBug } from "./lib/bugs";
 
@@ -76,6 +76,7 @@ const plainRun = (bug: RealBug, release: string) => new Promise<Run>((resolve) =
 // (a baseline of the same strategy measured in the same run).
 async function fuzzRun(bug: RealBug, release: string, spec: string, seed: number): Promise<Run> {
   const [strategy, query] = spec.split("@") as [string, string | undefined];
+  if (!isNodeJobStrategy(strategy)) throw new Error(`unknown strategy ${strategy}`);
   const params = Object.fromEntries((query ?? "").split("&").filter(Boolean).map((kv) => { const [k, v] = kv.split("="); return [k!, Number(v)]; }));
   const ex = await execute({ script: bug.driver, args: [release], strategy, params, seed, timeoutMs: TIMEOUT_MS, cwd: bug.dir });
   return judge(ex.result.exitCode, ex.result.stderr, ex.outcome.kind === "hang" || ex.result.killed);

@@ -103,6 +103,8 @@ async function answers(f: Finding, bucketId: string) {
     engine: f.reproducer.engine, kind: "minimize", jobId: `minimize-${bucketId}`, campaignId, target: { name: "t", path: join(APP, "index.js") },
     budget: { runs: 10, seconds: 10 }, options: {}, bucketId, reproducer: f.reproducer, sameBug: rule,
   });
+  assert.equal(minimizeJob.kind, "minimize");
+  if (minimizeJob.kind !== "minimize") return assert.fail("parsed as another kind");
   assert.ok(minimizeJob.sameBug, "the minimize payload keeps its rule through the schema");
   return {
     classification: classified!.signature === bucket.signature,

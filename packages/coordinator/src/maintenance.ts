@@ -4,7 +4,7 @@
 // minimization both keep to triage's one "same bug" rule: the minimize job
 // carries the bucket, its neighbours and the root they were classified with.
 import { bucketCandidate, isSameBug } from "@fuzzfarm/triage";
-import { Reproducer, type JobPayloadInput, type JobResult, type SameBugRule } from "@fuzzfarm/protocol";
+import { readCampaignConfig, Reproducer, type JobResult, type MaintenanceResult, type SameBugRule } from "@fuzzfarm/protocol";
 import { applyMinimized, applyReplay, bucketCandidates, bucketWithFirstReport, insertJobs, type Db } from "@fuzzfarm/db";
 import { enqueueJob, type FarmQueues } from "@fuzzfarm/queue";
 import { parseJob } from "@fuzzfarm/protocol";
@@ -27,10 +27,12 @@ async function enqueueFor(db: Db, queues: FarmQueues, bucketId: string, kind: "r
   const report = b?.reports[0];
   // Each refusal is an error the caller logs: a bucket that silently gets no replay looks "not replayed yet" forever.
   if (!b || !report?.campaign) throw new Error(`no ${kind} for bucket ${bucketId}: it has no report from a campaign`);
-  const repro = Reproducer.safeParse((report.artifact as { reproducer?: unknown }).reproducer);
+  const artifact = report.artifact;
+  const repro = Reproducer.safeParse(artifact && typeof artifact === "object" && !Array.isArray(artifact) ? artifact.reproducer : undefined);
   if (!repro.success) throw new Error(`no ${kind} for bucket ${bucketId}: its first report's reproducer does not parse: ${repro.error.issues[0]?.message}`);
-  const config = report.campaign.config as { options?: Record<string, unknown> };
-  const payload: JobPayloadInput = {
+  // The campaign's options (read back through its schema), with the reproducer's run options over them.
+  const config = readCampaignConfig(report.campaign.config, report.campaign.id);
+  const job = parseJob({
     engine: repro.data.engine,
     kind,
     jobId: `${kind}-${bucketId}`,
@@ -38,12 +40,11 @@ async function enqueueFor(db: Db, queues: FarmQueues, bucketId: string, kind: "r
     target: { name: b.target.name, path: b.target.path, version: b.target.version },
     budget: kind === "replay" ? { runs: m.replayRuns, seconds: m.replaySeconds } : { runs: m.minimizeRuns, seconds: m.minimizeSeconds },
     seeds: [],
-    options: { ...(config.options ?? {}), ...repro.data.options } as never,
+    options: { ...config.options, ...repro.data.options },
     bucketId,
     reproducer: repro.data,
     ...(sameBug ? { sameBug } : {}),
-  } as JobPayloadInput;
-  const job = parseJob(payload);
+  });
   await insertJobs(db, [{ id: job.jobId, campaignId: job.campaignId, kind, payload: job }]);
   await enqueueJob(queues, job);
 }
@@ -81,7 +82,7 @@ export async function countReplayHits(db: Db, r: Pick<JobResult, "findings">, bu
 }
 
 /** Apply a replay or minimize result; returns a line for the log. */
-export async function applyMaintenanceResult(db: Db, queues: FarmQueues, r: JobResult, bucketId: string, rootDir: string, m = DEFAULT_MAINTENANCE): Promise<string> {
+export async function applyMaintenanceResult(db: Db, queues: FarmQueues, r: MaintenanceResult, bucketId: string, rootDir: string, m = DEFAULT_MAINTENANCE): Promise<string> {
   const error = r.error ? `${r.error.kind}: ${r.error.message}` : undefined;
   if (r.kind === "replay") {
     const hits = error ? 0 : await countReplayHits(db, r, bucketId, rootDir);

@@ -1,22 +1,29 @@
-// A campaign's engine options are checked once, when it is created, by
-// planning a first job and validating it with the same schema workers use:
-// a typo such as `-o timeoutMs=abc` is a usage error before anything is
-// queued, not a campaign whose every job is rejected.
+// A campaign's configuration is checked once, when it is created: its engine
+// options by the engine's schema (protocol CampaignConfig, the schema workers
+// parse payloads with), then by planning a first job, which the planner parses
+// as a job payload. A typo such as `-o timeoutMs=abc` is a usage error before
+// anything is queued, not a campaign whose every job is rejected.
 import { createRng } from "@fuzzfarm/corpus";
-import { FuzzFarmError, isFuzzFarmError, parseJob } from "@fuzzfarm/protocol";
-import { PLANNERS, type CampaignPlanConfig } from "./planners/index";
+import { FuzzFarmError, isFuzzFarmError, parseCampaignConfig, type CampaignConfig } from "@fuzzfarm/protocol";
+import { planJob } from "./planners/index";
 
-export function validateCampaignConfig(target: { name: string; path: string; version: string }, config: CampaignPlanConfig): void {
-  const planner = PLANNERS[config.engine];
-  if (!planner) throw new FuzzFarmError("FF_ERR_CONFIG", `unknown engine "${config.engine}" (input, node or wasm)`);
+/**
+ * The campaign's configuration, parsed (options with their defaults): what to store. Throws FF_ERR_CONFIG
+ * with one line naming the engine and the option (`node engine: bad option timeoutMs: ...`).
+ */
+export function validateCampaignConfig(
+  target: { name: string; path: string; version: string },
+  config: { engine: string; options?: unknown; jobSeconds: number; runsPerJob?: number },
+): CampaignConfig {
   if (!(config.jobSeconds > 0) || !Number.isFinite(config.jobSeconds)) throw new FuzzFarmError("FF_ERR_CONFIG", `job length must be a positive number of seconds (got ${config.jobSeconds})`);
-  const { payload } = planner({ jobId: "validate", campaignId: "validate", target, config, corpus: [], rng: createRng(1), now: Date.now() });
+  const parsed = parseCampaignConfig(config);
   try {
-    parseJob(payload);
+    planJob({ jobId: "validate", campaignId: "validate", target, config: parsed, corpus: [], rng: createRng(1), now: Date.now() });
   } catch (e) {
     if (!isFuzzFarmError(e)) throw e;
-    // "malformed job payload: options.timeoutMs: Expected number" -> "option timeoutMs: Expected number"
+    // "malformed job payload: options.timeoutMs: Expected number" -> "bad option timeoutMs: Expected number"
     const m = /^malformed job payload: (?:options\.)?(.*)$/.exec(e.message);
     throw new FuzzFarmError("FF_ERR_CONFIG", `${config.engine} engine: bad option ${m ? m[1] : e.message}`);
   }
+  return parsed;
 }

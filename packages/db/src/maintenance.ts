@@ -1,5 +1,6 @@
 // Results of maintenance jobs (replay, minimize), applied exactly once like
 // fuzz results: the job row flips to done once, or the delivery is ignored.
+import type { Minimized } from "@fuzzfarm/protocol";
 import type { Db } from "./client";
 import { recordReproRate } from "./crashes";
 
@@ -35,7 +36,7 @@ export async function applyReplay(
 /** Store a minimized reproducer beside the original (input bytes when it has them, else the reproducer as JSON). */
 export async function applyMinimized(
   db: Db,
-  a: { jobId: string; workerId: string; bucketId: string; execs: number; busyMs: number; error?: string; minimized?: { reproducer: { input?: string }; explanation: string; originalSize: number; size: number; tries: number } },
+  a: { jobId: string; workerId: string; bucketId: string; execs: number; busyMs: number; error?: string; minimized?: Minimized },
 ): Promise<{ duplicate: boolean }> {
   if (!(await claimJob(db, a.jobId, a.workerId, a.execs, a.busyMs, a.error))) return { duplicate: true };
   if (!a.minimized) {
@@ -43,7 +44,7 @@ export async function applyMinimized(
     return { duplicate: false };
   }
   const m = a.minimized;
-  const bytes = m.reproducer.input !== undefined ? Buffer.from(m.reproducer.input, "base64") : Buffer.from(JSON.stringify(m.reproducer));
+  const bytes = m.reproducer.engine !== "wasm" && m.reproducer.input !== undefined ? Buffer.from(m.reproducer.input, "base64") : Buffer.from(JSON.stringify(m.reproducer));
   await db.prisma.crashBucket.update({ where: { id: a.bucketId }, data: { minimized: new Uint8Array(bytes) } });
   await db.prisma.bucketEvent.create({
     data: { bucketId: a.bucketId, action: "minimized", detail: { explanation: m.explanation, originalSize: m.originalSize, size: m.size, tries: m.tries, reproducer: m.reproducer as object } },

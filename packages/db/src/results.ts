@@ -114,7 +114,7 @@ export async function applyResult(db: Db, result: JobResult, opts: ApplyOptions)
           frames: c.frames,
           message: f.message,
           stack: f.stack,
-          input: f.reproducer.input ? Buffer.from(f.reproducer.input, "base64") : undefined,
+          input: f.reproducer.engine !== "wasm" && f.reproducer.input ? Buffer.from(f.reproducer.input, "base64") : undefined,
           artifact: { reproducer: f.reproducer, detail: f.detail },
           triage: c.triage,
           reproCommand: opts.reproCommand?.(c),
@@ -127,7 +127,7 @@ export async function applyResult(db: Db, result: JobResult, opts: ApplyOptions)
       let coverageMap = camp?.coverageMap ?? null;
       if (r.coverage) {
         const map = libCoverage.createCoverageMap((coverageMap ?? {}) as libCoverage.CoverageMapData);
-        map.merge(r.coverage as never);
+        map.merge(r.coverage as libCoverage.CoverageMapData);
         coverageMap = map.toJSON();
       }
       // featureTotal sizes the coverage space; results with only novelty keys (race pairs, outcomes) leave it alone.

@@ -4,7 +4,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { findingKind, type Finding } from "@fuzzfarm/protocol";
 import { inputEngine } from "../src/index";
-import { fixture, makeJob, runJob, withCtx } from "./helpers";
+import { fixture, inputReproducer, makeJob, runJob, withCtx } from "./helpers";
 
 async function onlyFinding(target: string, options: Record<string, unknown> = {}, budget = { runs: 3000, seconds: 8 }) {
   const r = await runJob(makeJob(fixture(target), options, budget));
@@ -14,7 +14,7 @@ async function onlyFinding(target: string, options: Record<string, unknown> = {}
 }
 
 async function reproduces(target: string, f: Finding) {
-  const o = await withCtx((ctx) => inputEngine.reproduce({ path: fixture(target) }, f.reproducer, ctx));
+  const o = await withCtx((ctx) => inputEngine.reproduce({ path: fixture(target) }, inputReproducer(f), ctx));
   assert.notEqual(o.kind, "ok", `reproducer of ${f.message} did not reproduce`);
   assert.equal(findingKind(o as Finding), findingKind(f));
 }
@@ -26,7 +26,7 @@ test("sync throw: uncaught, one finding with a hit count, reproducible", async (
   assert.match(f.stack, /TypeError: sync boom\n\s+at fuzz \(.*sync-throw\.cjs:3:/);
   assert.ok(Number(f.detail.hits) > 1000, `hits ${f.detail.hits}`);
   assert.equal(r.execs, 3000);
-  assert.ok(Buffer.from(f.reproducer.input!, "base64").length >= 2);
+  assert.ok(Buffer.from(inputReproducer(f).input!, "base64").length >= 2);
   await reproduces("sync-throw.cjs", f);
 });
 
@@ -35,7 +35,7 @@ test("async throw from a timer: uncaught, attributed to the input that set the t
   assert.equal(f.kind === "crash" && f.crashKind, "uncaught");
   assert.equal(f.message, "async boom from a timer");
   assert.equal(f.detail.attribution, "replayed");
-  const input = Buffer.from(f.reproducer.input!, "base64");
+  const input = Buffer.from(inputReproducer(f).input!, "base64");
   assert.ok(input.length >= 1 && input[0]! < 16, `input ${input.toString("hex")}`);
   await reproduces("async-throw.js", f);
 });
@@ -51,7 +51,7 @@ test("unhandled rejection: rejection, attributed to its input", async () => {
   const { f } = await onlyFinding("unhandled-rejection.cjs");
   assert.equal(f.kind === "crash" && f.crashKind, "rejection");
   assert.equal(f.message, "unhandled boom");
-  assert.ok(Buffer.from(f.reproducer.input!, "base64")[0]! < 16);
+  assert.ok(Buffer.from(inputReproducer(f).input!, "base64")[0]! < 16);
   await reproduces("unhandled-rejection.cjs", f);
 });
 
@@ -60,7 +60,7 @@ test("process.exit(3): exit crash with the calling frame, executor restarted unt
   assert.equal(f.kind === "crash" && f.crashKind, "exit");
   assert.equal(f.detail.exitCode, 3);
   assert.match(f.stack, /target called process\.exit\(3\)[\s\S]*at fuzz \(.*exit-code\.cjs:3:/);
-  const input = Buffer.from(f.reproducer.input!, "base64");
+  const input = Buffer.from(inputReproducer(f).input!, "base64");
   assert.ok(input.length >= 3 && input[0]! < 32);
   assert.ok(Number(f.detail.hits) >= 3, `only ${f.detail.hits} crashes: no restarts?`);
   assert.ok(r.execs > Number(f.detail.firstExec) + 10, `execs ${r.execs} after first crash at ${f.detail.firstExec}`);
@@ -81,7 +81,7 @@ test("synchronous infinite loop: hang at timeoutMs, not a lost job", async () =>
   assert.equal(f.kind === "hang" && f.timeoutMs, 300);
   assert.ok(Date.now() - started < 15_000);
   assert.ok(r.execs > 0);
-  const input = Buffer.from(f.reproducer.input!, "base64");
+  const input = Buffer.from(inputReproducer(f).input!, "base64");
   assert.ok(input.length >= 3 && input[0]! < 32);
   await reproduces("hang-loop.cjs", f);
 });
@@ -90,7 +90,7 @@ test("a promise that never settles: hang", async () => {
   // every input of 2+ bytes hangs (300 ms each), so time bounds the job: 2 s found nothing once on a loaded CI machine
   const { f } = await onlyFinding("hang-promise.cjs", { timeoutMs: 300 }, { runs: 300, seconds: 5 });
   assert.equal(f.kind, "hang");
-  assert.ok(Buffer.from(f.reproducer.input!, "base64").length >= 2);
+  assert.ok(Buffer.from(inputReproducer(f).input!, "base64").length >= 2);
 });
 
 test("heap exhaustion under maxMemoryMb: oom", async () => {
@@ -98,7 +98,7 @@ test("heap exhaustion under maxMemoryMb: oom", async () => {
   assert.equal(f.kind === "crash" && f.crashKind, "oom");
   assert.match(f.stack, /heap out of memory|Reached heap limit/);
   assert.ok(f.stack.length <= 16 * 1024);
-  await reproduces("heap-oom.cjs", { ...f, reproducer: { ...f.reproducer, options: { maxMemoryMb: 64 } } });
+  await reproduces("heap-oom.cjs", { ...f, reproducer: { ...inputReproducer(f), options: { maxMemoryMb: 64 } } });
 });
 
 test("missing target, missing export, syntax error: one-line job errors, no throw", async () => {

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { EngineResult, parseJob, type EngineRunContext, type JobFor } from "@fuzzfarm/protocol";
+import { EngineResult, InputReproducer, parseJob, type EngineRunContext, type Finding, type JobFor } from "@fuzzfarm/protocol";
 import { inputEngine } from "../src/index";
 
 export const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
@@ -20,7 +20,7 @@ export function makeJob(path: string, options: Record<string, unknown> = {}, bud
     options,
     seeds: seeds.map((data, i) => ({ id: `s${i}`, data })),
   });
-  if (job.engine !== "input") throw new Error("not an input job");
+  if (job.engine !== "input" || job.kind !== "fuzz") throw new Error("not an input fuzz job");
   return job;
 }
 
@@ -37,3 +37,6 @@ export async function withCtx<T>(fn: (ctx: EngineRunContext) => Promise<T>, sign
 export async function runJob(job: JobFor<"input">, signal?: AbortSignal): Promise<EngineResult> {
   return EngineResult.parse(await withCtx((ctx) => inputEngine.run(job, ctx), signal));
 }
+
+/** A finding's reproducer as the input engine's (throws when it is another engine's). */
+export const inputReproducer = (f: Finding) => InputReproducer.parse(f.reproducer);

@@ -6,7 +6,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseJob, Reproducer } from "@fuzzfarm/protocol";
+import { parseJob, NodeReproducer } from "@fuzzfarm/protocol";
 import { nodeEngine } from "@fuzzfarm/engine-node";
 
 const EX = fileURLToPath(new URL("../../../examples/node-fuzz/", import.meta.url));
@@ -25,12 +25,12 @@ test("input and schedule fuzzed together find the lost update, and its reproduce
   assert.equal(r.error, undefined);
   const f = (r.findings ?? []).find((x) => x.message.includes("lost update"));
   assert.ok(f, `no lost update in ${r.execs} runs: ${JSON.stringify((r.findings ?? []).map((x) => x.message))}`);
-  const input = Buffer.from(f!.reproducer.input!, "base64");
+  const input = Buffer.from(NodeReproducer.parse(f!.reproducer).input!, "base64");
   assert.ok([...input.subarray(0, 4)].filter((b) => b % 2 === 1).length >= 2, "the input is one that starts concurrent increments");
   assert.ok((r.corpus ?? []).some((c) => typeof (c.strategy as { input?: string }).input === "string"), "inputs that brought coverage join the corpus");
   let hits = 0;
   for (let i = 0; i < 5; i++) {
-    const o = await nodeEngine.reproduce({ path: join(EX, "counter-store.mjs") }, Reproducer.parse(f!.reproducer), ctx);
+    const o = await nodeEngine.reproduce({ path: join(EX, "counter-store.mjs") }, NodeReproducer.parse(f!.reproducer), ctx);
     if (o.kind !== "ok" && o.message.includes("lost update")) hits++;
   }
   assert.ok(hits >= 4, `replayed ${hits}/5`);

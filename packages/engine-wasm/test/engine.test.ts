@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import assert from "node:assert/strict";
-import { EngineResult, parseJob, type JobFor } from "@fuzzfarm/protocol";
+import { EngineResult, parseJob, WasmReproducer, type JobFor } from "@fuzzfarm/protocol";
 import { generate, Harness, minimizeFinding, parseGenConfig, programToJson, wasmEngine } from "../src/index";
 
 const ctx = () => ({ signal: new AbortController().signal, workDir: "/tmp", onProgress: () => {} });
@@ -37,8 +37,13 @@ test("a litmus job reports outcomes as features", async () => {
 test("bad targets and options come back as `error`, not exceptions", async () => {
   assert.equal((await wasmEngine.run(job("nope-preset"), ctx())).error?.kind, "target-not-found");
   assert.equal((await wasmEngine.run(job("/tmp/missing.wasm"), ctx())).error?.kind, "target-not-found");
-  assert.equal((await wasmEngine.run(job("small", { strategy: "zzz" }), ctx())).error?.kind, "bad-job");
-  assert.equal((await wasmEngine.run(job("small", { generator: { threads: 100 } }), ctx())).error?.kind, "bad-job");
+  // the job schema refuses them before any engine sees them (the coordinator parses payloads before enqueueing)
+  assert.throws(() => job("small", { strategy: "zzz" }), /options\.strategy/);
+  assert.throws(() => job("small", { generator: { threads: 100 } }), /options\.generator\.threads/);
+  // and the engine still refuses them if a payload got past the schema
+  const unchecked = (options: Record<string, unknown>): JobFor<"wasm"> => Object.assign(job("small"), { options: { ...job("small").options, ...options } });
+  assert.equal((await wasmEngine.run(unchecked({ strategy: "zzz" }), ctx())).error?.kind, "bad-job");
+  assert.equal((await wasmEngine.run(unchecked({ generator: { threads: 100 } }), ctx())).error?.kind, "bad-job");
 });
 
 test("minimization shrinks a failing program that still fails the same oracle; the reproducer replays", async () => {
@@ -82,7 +87,7 @@ export default b;\n`);
       const r = EngineResult.parse(await wasmEngine.run(job("small", { runsPerProgram: 2, strategy: "race", ...optimizer }, 2), ctx()));
       const f = r.findings.find((x) => x.kind === "oracle" && x.oracle.startsWith("optimizer@"));
       assert.ok(f, `an optimizer finding with ${JSON.stringify(optimizer)}: ${JSON.stringify(r.findings.map((x) => x.message))}`);
-      const out = await wasmEngine.reproduce({ path: "small" }, f.reproducer, ctx());
+      const out = await wasmEngine.reproduce({ path: "small" }, WasmReproducer.parse(f.reproducer), ctx());
       assert.equal(out.kind === "oracle" && out.oracle, f.kind === "oracle" && f.oracle, `replay with ${JSON.stringify(optimizer)}: ${JSON.stringify(out)}`);
     }
   } finally {

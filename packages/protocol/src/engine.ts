@@ -2,20 +2,9 @@
 // /work/main/CONTRIBUTING.md (git: commit only your paths under flock; npm: install only under flock).
 // The interface every engine package implements. Workers hold engines;
 // engines never touch the database or the queue: a job in, a result out.
-import type { EngineName, JobFor } from "./job";
-import type { EngineResultInput } from "./result";
-import type { Outcome, Reproducer } from "./outcome";
-
-/** What an engine's minimizer returns: a smaller reproducer that still fails the same way. */
-export interface Minimized {
-  reproducer: Reproducer;
-  /** In words: what was removed and what the remaining failure needs. */
-  explanation: string;
-  originalSize: number;
-  size: number;
-  /** Executions spent. */
-  tries: number;
-}
+import type { AnyJobFor, EngineName, JobFor } from "./job";
+import type { EngineResultInputFor, Minimized } from "./result";
+import type { Outcome, ReproducerFor } from "./outcome";
 
 /**
  * How an engine starts the processes that run target code (executors, spawned
@@ -61,21 +50,21 @@ export interface Engine<E extends EngineName = EngineName> {
   readonly name: E;
   /** Start-up probe: one execution that must crash and one that must not. Throws FF_ERR_ENGINE_SELFTEST. */
   selfTest(): Promise<void>;
-  /** Run a job for its budget. Findings and failures are data, not exceptions. */
-  run(job: JobFor<E>, ctx: EngineRunContext): Promise<EngineResultInput>;
+  /** Run a fuzz job for its budget. Findings and failures are data, not exceptions. */
+  run(job: JobFor<E>, ctx: EngineRunContext): Promise<EngineResultInputFor<E>>;
   /** Run one reproducer once and say how it ended. */
-  reproduce(target: { path: string }, repro: Reproducer, ctx: EngineRunContext): Promise<Outcome>;
+  reproduce(target: { path: string }, repro: ReproducerFor<E>, ctx: EngineRunContext): Promise<Outcome>;
   /**
    * Shrink a reproducer while `stillFails(outcome)` holds (same bucket signature). Optional: the
    * worker falls back to byte-level delta debugging of `repro.input` through `reproduce`.
    */
-  minimize?(target: { path: string }, repro: Reproducer, stillFails: (o: Outcome) => boolean, ctx: EngineRunContext): Promise<Minimized>;
+  minimize?(target: { path: string }, repro: ReproducerFor<E>, stillFails: (o: Outcome) => boolean, ctx: EngineRunContext): Promise<Minimized>;
   /**
    * Refuse, before anything of it runs, a job this engine cannot run on this worker (for instance a wasm job
    * naming an engine configuration the worker's operator did not configure). Throws FF_ERR_BAD_JOB with a
    * one-line message. Optional: without it every valid payload is run.
    */
-  checkJob?(job: JobFor<E>): void;
+  checkJob?(job: AnyJobFor<E>): void;
   /**
    * What this engine offers on this worker beyond its name, advertised in heartbeats (the wasm engine: the
    * engine configuration ids a job may name). Optional.

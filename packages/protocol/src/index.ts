@@ -11,15 +11,19 @@ export * from "./job";
 export * from "./result";
 export * from "./job-errors";
 export * from "./engine";
+export { CampaignConfig, parseCampaignConfig, readCampaignConfig, type CampaignConfigInput, type CampaignConfigFor } from "./campaign-config";
 export { SameBugRule, RuleBucket, RuleFrame, MAX_RULE_BUCKETS } from "./same-bug";
 export { splitArgv, splitOutsideQuotes } from "./argv";
 export { isUnderTargetRoots } from "./target-roots";
-export { InputOptions } from "./options/input";
-export { NodeOptions } from "./options/node";
-export { NODE_STRATEGIES, type NodeStrategy } from "./options/node-strategies";
-export { WasmOptions } from "./options/wasm";
+export { InputOptions, InputSeedStrategy, InputReproducer } from "./options/input";
+export { NodeOptions, NodeParams, NodeSeedStrategy, NodeSchedule, NodeScheduleEvent, NodeReproducer } from "./options/node";
+export { NODE_STRATEGIES, NODE_JOB_STRATEGIES, isNodeStrategy, isNodeJobStrategy, type NodeStrategy, type NodeJobStrategy } from "./options/node-strategies";
+export {
+  WASM_STRATEGIES, WASM_GENERATOR_LIMITS, WASM_OPT_LEVELS, WasmOptLevel, WasmStrategy, type WasmStrategyName, WasmGenerator, WasmFault, WasmOptions,
+  WasmSeedStrategy, WasmRunSpec, WasmRunConfig, WasmTrace, WasmReproducer, JsonValue,
+} from "./options/wasm";
 
-function parseWith<T>(schema: z.ZodType<T>, what: string, value: unknown): T {
+function parseWith<S extends z.ZodType>(schema: S, what: string, value: unknown): z.infer<S> {
   const r = schema.safeParse(value);
   if (r.success) return r.data;
   const first = r.error.issues[0]!;

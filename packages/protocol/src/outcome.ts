@@ -3,23 +3,19 @@
 // What one execution of a target ended as. A tagged union, never an
 // exception: engines return it, the coordinator dispatches on `kind`.
 import { z } from "zod";
+import { InputReproducer } from "./options/input";
+import { NodeReproducer } from "./options/node";
+import { WasmReproducer } from "./options/wasm";
 
 export const CRASH_KINDS = ["uncaught", "rejection", "exit", "signal", "oom"] as const;
 export type CrashKind = (typeof CRASH_KINDS)[number];
 
-/** Everything needed to run the same execution again (engine-specific). */
-export const Reproducer = z.object({
-  engine: z.enum(["input", "node", "wasm"]),
-  /** Input bytes (base64) for input-fuzzing targets. */
-  input: z.string().optional(),
-  /** Seed of the perturbation / generator. */
-  seed: z.number().int().optional(),
-  /** Engine options the finding was made with (strategy, parameters...). */
-  options: z.record(z.string(), z.unknown()).default({}),
-  /** A recorded schedule trace or a generated program, as the engine wrote it. */
-  trace: z.unknown().optional(),
-});
+/** Everything needed to run the same execution again: one shape per engine (options/*.ts). */
+export const Reproducer = z.discriminatedUnion("engine", [InputReproducer, NodeReproducer, WasmReproducer]);
 export type Reproducer = z.infer<typeof Reproducer>;
+type ReproducersByEngine = { [E in Reproducer["engine"]]: Extract<Reproducer, { engine: E }> };
+/** The reproducer of one engine's findings. */
+export type ReproducerFor<E extends Reproducer["engine"]> = ReproducersByEngine[E];
 
 const findingBase = {
   /** One-line message (first line of the error, or the oracle's verdict). */
@@ -39,6 +35,10 @@ export const Finding = z.discriminatedUnion("kind", [
 export type Finding = z.infer<typeof Finding>;
 
 export type Outcome = { kind: "ok" } | Finding;
+/** A finding of engine E: it carries E's reproducer. */
+export type FindingFor<E extends Reproducer["engine"]> = Finding & { reproducer: ReproducerFor<E> };
+/** How a run of engine E ended. */
+export type OutcomeFor<E extends Reproducer["engine"]> = { kind: "ok" } | FindingFor<E>;
 
 /** The bucket kind of a finding: the crash kind, "hang", or "oracle". */
 export function findingKind(f: Finding): string {

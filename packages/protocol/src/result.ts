@@ -1,18 +1,21 @@
 // What a worker sends back for one job (see the flow drawing in job.ts).
 import { z } from "zod";
 import { Finding, Reproducer } from "./outcome";
-import { ENGINE_NAMES, MAX_ARTIFACT_BYTES } from "./job";
+import { MAX_ARTIFACT_BYTES, type EngineName } from "./job";
+import { InputSeedStrategy } from "./options/input";
+import { NodeSeedStrategy } from "./options/node";
+import { WasmSeedStrategy } from "./options/wasm";
 
-/** A new corpus candidate: an input / seed that brought features the job had not seen. */
-export const CorpusCandidate = z.object({
-  data: z.string().max(MAX_ARTIFACT_BYTES),
-  strategy: z.record(z.string(), z.unknown()).default({}),
-  parentId: z.string().optional(),
-  /** Feature keys (coverage counters, race pairs, outcomes, reads-from pairs) first seen with it. */
-  features: z.array(z.string()).max(100_000),
-  execTimeUs: z.number().int().min(0).default(0),
-});
-export type CorpusCandidate = z.infer<typeof CorpusCandidate>;
+/** A new corpus candidate: an input / seed that brought features the job had not seen, and what its engine recorded. */
+const corpusCandidate = <S extends z.ZodType>(strategy: S) =>
+  z.object({
+    data: z.string().max(MAX_ARTIFACT_BYTES),
+    strategy,
+    parentId: z.string().optional(),
+    /** Feature keys (coverage counters, race pairs, outcomes, reads-from pairs) first seen with it. */
+    features: z.array(z.string()).max(100_000),
+    execTimeUs: z.number().int().min(0).default(0),
+  });
 
 export const StrategyYield = z.record(
   z.string(),
@@ -27,41 +30,82 @@ export const JobError = z.object({
 });
 export type JobError = z.infer<typeof JobError>;
 
-/** What an engine returns for a job. */
-export const EngineResult = z.object({
-  execs: z.number().int().min(0),
-  /** Wall time the engine spent on the job, ms. */
-  busyMs: z.number().min(0),
-  /** Every feature key the job covered (the coordinator merges them into the campaign's set). */
-  features: z.array(z.string()).max(1_000_000).default([]),
-  /** Number of features of the feature space the job knows about (e.g. total coverage counters). */
-  featureTotal: z.number().int().min(0).default(0),
-  /** istanbul CoverageMapData (JSON) of the target's own code, hit counts of this job. */
-  coverage: z.record(z.string(), z.unknown()).optional(),
-  corpus: z.array(CorpusCandidate).max(10_000).default([]),
-  findings: z.array(Finding).max(1_000).default([]),
-  strategyYield: StrategyYield.default({}),
-  error: JobError.optional(),
-  /** minimize jobs: the smallest reproducer that still fails the same way, and how it was reduced. */
-  minimized: z
-    .object({ reproducer: Reproducer, explanation: z.string().default(""), originalSize: z.number().int(), size: z.number().int(), tries: z.number().int() })
-    .optional(),
+/** What a minimizer returns (an engine's own or the worker's delta debugging): a smaller reproducer that still fails as the same bug. */
+export const Minimized = z.object({
+  reproducer: Reproducer,
+  /** In words: what was removed and what the remaining failure needs. */
+  explanation: z.string().default(""),
+  originalSize: z.number().int(),
+  size: z.number().int(),
+  /** Executions spent. */
+  tries: z.number().int(),
 });
-export type EngineResult = z.infer<typeof EngineResult>;
-export type EngineResultInput = z.input<typeof EngineResult>;
+export type Minimized = z.infer<typeof Minimized>;
 
-export const JobResult = EngineResult.extend({
-  jobId: z.string().min(1),
-  campaignId: z.string().min(1),
-  workerId: z.string().min(1),
-  engine: z.enum(ENGINE_NAMES),
-  kind: z.enum(["fuzz", "replay", "minimize"]).default("fuzz"),
-  /** replay / minimize results: the bucket of the job (the coordinator applies the result to it). */
-  bucketId: z.string().min(1).optional(),
-  startedAt: z.string(),
-  finishedAt: z.string(),
-});
+/** What an engine returns for a job, its corpus candidates recording `strategy`. */
+const engineResultOf = <S extends z.ZodType>(strategy: S) =>
+  z.object({
+    execs: z.number().int().min(0),
+    /** Wall time the engine spent on the job, ms. */
+    busyMs: z.number().min(0),
+    /** Every feature key the job covered (the coordinator merges them into the campaign's set). */
+    features: z.array(z.string()).max(1_000_000).default([]),
+    /** Number of features of the feature space the job knows about (e.g. total coverage counters). */
+    featureTotal: z.number().int().min(0).default(0),
+    /** istanbul CoverageMapData (JSON) of the target's own code, hit counts of this job. */
+    coverage: z.record(z.string(), z.unknown()).optional(),
+    corpus: z.array(corpusCandidate(strategy)).max(10_000).default([]),
+    findings: z.array(Finding).max(1_000).default([]),
+    strategyYield: StrategyYield.default({}),
+    error: JobError.optional(),
+    /** minimize jobs: the smallest reproducer that still fails the same way, and how it was reduced. */
+    minimized: Minimized.optional(),
+  });
+
+const ENGINE_RESULTS = {
+  input: engineResultOf(InputSeedStrategy),
+  node: engineResultOf(NodeSeedStrategy),
+  wasm: engineResultOf(WasmSeedStrategy),
+} as const;
+/** What engine E's `run` returns (before defaults). */
+export type EngineResultInputFor<E extends EngineName> = z.input<(typeof ENGINE_RESULTS)[E]>;
+export type EngineResultFor<E extends EngineName> = z.infer<(typeof ENGINE_RESULTS)[E]>;
+export type CorpusCandidateFor<E extends EngineName> = EngineResultFor<E>["corpus"][number];
+export type CorpusCandidate = CorpusCandidateFor<EngineName>;
+
+/**
+ * Any engine's result, its corpus strategies read as plain records: for tools and tests that read counts
+ * and findings. The job path parses results with JobResult, which checks them per engine.
+ */
+export const EngineResult = engineResultOf(z.record(z.string(), z.unknown()));
+export type EngineResult = z.infer<typeof EngineResult>;
+export type EngineResultInput = EngineResultInputFor<EngineName>;
+
+/** The results of engine E's three job kinds: replay and minimize results name the bucket they apply to. */
+function resultsOf<E extends EngineName>(engine: E) {
+  const fields = {
+    ...ENGINE_RESULTS[engine].omit({ minimized: true }).shape,
+    engine: z.literal(engine),
+    jobId: z.string().min(1),
+    campaignId: z.string().min(1),
+    workerId: z.string().min(1),
+    startedAt: z.string(),
+    finishedAt: z.string(),
+  };
+  const bucketId = z.string().min(1);
+  return z.discriminatedUnion("kind", [
+    z.object({ ...fields, kind: z.literal("fuzz").default("fuzz") }),
+    z.object({ ...fields, kind: z.literal("replay"), bucketId }),
+    z.object({ ...fields, kind: z.literal("minimize"), bucketId, minimized: Minimized.optional() }),
+  ]);
+}
+
+/** What a worker sends back for a job: discriminated by engine, then by kind (as the job was). */
+export const JobResult = z.discriminatedUnion("engine", [resultsOf("input"), resultsOf("node"), resultsOf("wasm")]);
 export type JobResult = z.infer<typeof JobResult>;
+export type JobResultInput = z.input<typeof JobResult>;
+/** The result of a replay or minimize job (it names its bucket). */
+export type MaintenanceResult = Extract<JobResult, { kind: "replay" | "minimize" }>;
 
 /**
  * Runtime schema of a heartbeat. Heartbeats are read from a Redis hash that

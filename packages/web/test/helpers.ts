@@ -10,7 +10,7 @@ import type { FastifyInstance } from "fastify";
 import { applyResult, createCampaign, insertJobs, upsertTarget, type ClassifiedFinding } from "@fuzzfarm/db";
 import { createTestDb, type TestDb } from "@fuzzfarm/db/testing";
 import { openQueues, publishEvent, type FarmQueues } from "@fuzzfarm/queue";
-import { parseResult, type EngineName, type Finding } from "@fuzzfarm/protocol";
+import { parseResult, Reproducer, type EngineName, type Finding } from "@fuzzfarm/protocol";
 import { buildApp } from "../src/index";
 
 /** The tests' Redis (scripts/test.mjs sets FUZZFARM_REDIS_URL, with a password where setup started Redis itself). */
@@ -86,7 +86,7 @@ export async function runJob(
     crashKind: x.kind ?? "uncaught",
     message: x.message,
     stack: x.stack ?? `${x.message}\n    at f (/srv/targets/t.js:1:1)`,
-    reproducer: { engine: c.campaign.engine as EngineName, options: {}, input: Buffer.from(x.input ?? "FUZZ").toString("base64"), ...x.artifact },
+    reproducer: Reproducer.parse({ engine: c.campaign.engine, options: {}, input: Buffer.from(x.input ?? "FUZZ").toString("base64"), ...x.artifact }),
     detail: x.detail ?? {},
   }));
   const now = new Date().toISOString();

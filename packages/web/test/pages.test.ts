@@ -71,7 +71,7 @@ test("bucket detail shows the reproduction command, downloads, the Node schedule
   await insertJobs(farm.db, [{ id: minJob, campaignId: node.campaign.id, kind: "minimize", payload: {} }]);
   await applyMinimized(farm.db, {
     jobId: minJob, workerId: "w1", bucketId: nb.id, execs: 40, busyMs: 900,
-    minimized: { reproducer: { input: undefined }, explanation: "close@t.js:9 delayed past timeout@t.js:3", originalSize: 12, size: 1, tries: 40 },
+    minimized: { reproducer: { engine: "node", options: {} }, explanation: "close@t.js:9 delayed past timeout@t.js:3", originalSize: 12, size: 1, tries: 40 },
   });
   const page = (await farm.app.inject({ url: `/buckets/${nb.id}` })).body;
   assert.match(page, /<p class="minimized-explanation">close@t\.js:9 delayed past timeout@t\.js:3<\/p>/);

@@ -35,9 +35,6 @@ import {
   QueueWorker,
   UnrecoverableError,
   verifyJobData,
-  listRoutes,
-  parseJobQueueName,
-  routeServedBy,
   type ConnectionOptions,
   type QueueJob,
 } from "@fuzzfarm/queue";
@@ -194,12 +191,11 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
       payload = parseJob(raw);
       checkJobPolicy(payload, opts.policy ?? {});
       // The engine's own refusal (a wasm job naming an engine this worker was not configured with).
-      engines.get(payload.engine)?.checkJob?.(payload as never);
+      engines.get(payload.engine)?.checkJob?.(payload);
     } catch (e) {
       // A malformed payload is rejected, not crashed on; if it names its job, the coordinator learns why.
       log(`rejected job ${job.id}: ${oneLine(e)}`);
-      if (typeof raw?.jobId === "string" && typeof raw?.campaignId === "string" && typeof raw?.engine === "string")
-        await sendError(raw.jobId, raw.campaignId, raw.engine as EngineName, "bad-job", oneLine(e));
+      if (typeof raw?.jobId === "string" && typeof raw?.campaignId === "string" && typeof raw?.engine === "string") await sendError(raw, oneLine(e));
       throw new UnrecoverableError(oneLine(e));
     }
     const engine = engines.get(payload.engine)!;
@@ -226,7 +222,7 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
           ? await runReplay(engine, payload, ctx)
           : payload.kind === "minimize"
             ? await runMinimize(engine, payload, ctx)
-            : await engine.run(payload as never, ctx);
+            : await engine.run(payload, ctx);
     } catch (e) {
       out = { execs: base, busyMs: Date.now() - started.getTime(), error: jobErrorOf(e) };
     } finally {
@@ -242,7 +238,7 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
       engine: payload.engine,
       kind: payload.kind,
       // replay / minimize results name their bucket, so the coordinator need not read the payload back
-      ...(payload.kind !== "fuzz" && payload.bucketId ? { bucketId: payload.bucketId } : {}),
+      ...(payload.kind !== "fuzz" ? { bucketId: payload.bucketId } : {}),
       startedAt: started.toISOString(),
       finishedAt: new Date().toISOString(),
     });
@@ -252,46 +248,37 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
     return { execs: result.execs };
   };
 
-  async function sendError(jobId: string, campaignId: string, engine: EngineName, kind: "bad-job", message: string) {
+  /**
+   * Report a refused job as a bad-job result: as the job's kind with its bucket when the payload names both
+   * (a refused replay still ends its bucket's replay), else as a fuzz result. The result is parsed like any.
+   */
+  async function sendError(raw: Record<string, unknown>, message: string) {
     const now = new Date().toISOString();
-    await publishResult(queues, parseResult({ jobId, campaignId, engine, workerId: id, execs: 0, busyMs: 0, startedAt: now, finishedAt: now, error: { kind, message } }));
+    const maintenance = (raw.kind === "replay" || raw.kind === "minimize") && typeof raw.bucketId === "string" && raw.bucketId ? { kind: raw.kind, bucketId: raw.bucketId } : {};
+    const result = { jobId: raw.jobId, campaignId: raw.campaignId, engine: raw.engine, ...maintenance, workerId: id, execs: 0, busyMs: 0, startedAt: now, finishedAt: now, error: { kind: "bad-job", message } };
+    await publishResult(queues, parseResult(result));
   }
 
   const lockDuration = opts.lockMs ?? 30_000;
   // One blocking connection per consumer; BullMQ does not close connections it was given.
   const connections: ReturnType<typeof connect>[] = [];
-  const consume = (queueName: string) => {
-    const connection = connect(opts.redisUrl);
-    connection.on("error", () => {});
-    connections.push(connection);
-    const w = new QueueWorker(queueName, process_, {
-      connection: connection as ConnectionOptions,
-      prefix,
-      concurrency: slots,
-      lockDuration,
-      stalledInterval: Math.max(1000, Math.floor(lockDuration / 2)),
-      maxStalledCount: 3,
-    });
-    w.on("error", (e) => log(`queue error: ${oneLine(e)}`));
-    consumers.push(w);
-    gate();
-  };
-  for (const name of engines.keys()) for (const kind of ["fuzz", "maintenance"] as const) consume(jobQueueName(name, kind));
-  // Routed queues (`jobs-wasm@deno`, queue routes.ts): those whose engine configurations this worker offers,
-  // looked up with every heartbeat, so jobs that need them reach only capable workers.
-  const routes = new Set<string>();
-  const followRoutes = async () => {
-    for (const name of await listRoutes(redis, prefix).catch(() => [] as string[])) {
-      const q = parseJobQueueName(name);
-      if (shutdown.signal.aborted || routes.has(name) || !q?.route || !engines.has(q.engine as EngineName)) continue;
-      if (!routeServedBy(q.route, capabilities[q.engine] ?? [])) continue;
-      routes.add(name);
-      consume(name);
-      log(`consuming ${name}`);
+  for (const name of engines.keys()) {
+    for (const kind of ["fuzz", "maintenance"] as const) {
+      const connection = connect(opts.redisUrl);
+      connection.on("error", () => {});
+      connections.push(connection);
+      const w = new QueueWorker(jobQueueName(name, kind), process_, {
+        connection: connection as ConnectionOptions,
+        prefix,
+        concurrency: slots,
+        lockDuration,
+        stalledInterval: Math.max(1000, Math.floor(lockDuration / 2)),
+        maxStalledCount: 3,
+      });
+      w.on("error", (e) => log(`queue error: ${oneLine(e)}`));
+      consumers.push(w);
     }
-  };
-  await followRoutes();
-  const routeTimer = setInterval(() => void followRoutes(), opts.heartbeatMs ?? 2000);
+  }
   const offers = Object.entries(capabilities).map(([e, c]) => `; ${e} offers ${c.join(", ")}`).join("");
   log(`worker ${id} ready: engines ${[...engines.keys()].join(", ")}${offers}; sandbox ${sandbox.name}${SANDBOX_LINES[sandbox.name]}${sandbox.why === "probe passed" ? "" : ` (${sandbox.why})`}`);
 
@@ -302,7 +289,6 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
     async stop() {
       shutdown.abort();
       clearInterval(timer);
-      clearInterval(routeTimer);
       await Promise.all(consumers.map((c) => c.close()));
       connections.forEach((c) => c.disconnect());
       await removeHeartbeat(redis, prefix, id).catch(() => {});

@@ -1,12 +1,15 @@
 // A planner turns a campaign and its corpus into the next job's payload.
-// One planner per engine; all of them draw every choice from the rng.
-import type { EngineName, JobPayloadInput } from "@fuzzfarm/protocol";
+// One planner per engine; all of them draw every choice from the rng. The
+// payload leaves the planner parsed by the protocol's job schema, so what is
+// enqueued is what a worker accepts.
+import type { CampaignConfigFor, CampaignConfigInput, EngineName, JobPayload } from "@fuzzfarm/protocol";
 import type { Rng } from "@fuzzfarm/corpus";
 
 export interface PlannerCorpusEntry {
   id: string;
   data: Uint8Array;
-  strategy: Record<string, unknown>;
+  /** What the engine recorded about the entry (stored JSON): each planner reads it with its engine's seed-strategy schema. */
+  strategy: unknown;
   execTimeUs: number;
   newFeatures: number;
   timesChosen: number;
@@ -15,30 +18,27 @@ export interface PlannerCorpusEntry {
   addedAt: number;
 }
 
-export interface CampaignPlanConfig {
-  engine: EngineName;
-  /** Engine options as given by the user (strategy, timeouts, generator...). */
-  options: Record<string, unknown>;
-  /** Seconds of work per job. */
-  jobSeconds: number;
-  /** Runs per job for engines whose runs are whole programs (node, wasm). */
-  runsPerJob?: number;
-}
+/** A campaign's configuration as planners take it (options as given; the job schema applies defaults). */
+export type CampaignPlanConfig = CampaignConfigInput;
 
-export interface PlanInput {
+export interface PlanInput<C extends CampaignConfigInput = CampaignConfigInput> {
   jobId: string;
   campaignId: string;
   target: { name: string; path: string; version: string };
-  config: CampaignPlanConfig;
+  config: C;
   corpus: PlannerCorpusEntry[];
   rng: Rng;
   now: number;
 }
 
 export interface Plan {
-  payload: JobPayloadInput;
+  /** The job, parsed by the protocol's schema (throws FF_ERR_BAD_JOB before anything is enqueued). */
+  payload: JobPayload;
   /** Corpus entries shipped with the job (their timesChosen is bumped). */
   chosen: string[];
 }
 
+/** Any engine's planner (PLANNERS[engine]); refuses a configuration of another engine. */
 export type Planner = (p: PlanInput) => Plan;
+/** The planner of engine E. */
+export type EnginePlanner<E extends EngineName> = (p: PlanInput<CampaignConfigFor<E>>) => Plan;

@@ -4,7 +4,7 @@
 // that dies instead is classified like a crash during a job.
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { FuzzFarmError, InputOptions, type EngineRunContext, type Finding, type Outcome, type Reproducer } from "@fuzzfarm/protocol";
+import { FuzzFarmError, InputOptions, type EngineRunContext, type Finding, type Outcome, type ReproducerFor } from "@fuzzfarm/protocol";
 import { Executor, firstMessage, isExit, loadFailure, LOAD_TIMEOUT_MS } from "./executor";
 import { classifyExit } from "./fatal";
 import { resolveTarget } from "./target";
@@ -14,7 +14,7 @@ export const SETTLE_MS = 1000;
 
 let onceCounter = 0;
 
-export async function reproduceOnce(target: { path: string }, repro: Reproducer, ctx: EngineRunContext): Promise<Outcome> {
+export async function reproduceOnce(target: { path: string }, repro: ReproducerFor<"input">, ctx: EngineRunContext): Promise<Outcome> {
   const parsed = InputOptions.safeParse(repro.options ?? {});
   const opts = parsed.success ? parsed.data : InputOptions.parse({});
   const t = resolveTarget(target.path, opts.root);

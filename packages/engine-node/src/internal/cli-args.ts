@@ -1,11 +1,11 @@
 // Argument parsing for `fuzzfarm node [options] [--] script.js [args...]`.
 // Options end at the script: everything after it belongs to the program.
-import { NODE_STRATEGIES, FuzzFarmError } from "@fuzzfarm/protocol";
+import { NODE_STRATEGIES, FuzzFarmError, isNodeStrategy, type NodeStrategy } from "@fuzzfarm/protocol";
 
 export interface CliOptions {
   help: boolean;
   seed: number | null;
-  strategy: string;
+  strategy: NodeStrategy;
   params: Record<string, number>;
   /** Wall-clock limit per run, ms; 0 (default): none, like `node`. */
   timeoutMs: number;
@@ -113,7 +113,7 @@ export function parseCliArgs(argv: string[]): CliOptions {
       case "--seed": o.seed = Math.trunc(num(flag, val())); break;
       case "--strategy": {
         const s = val();
-        if (!(NODE_STRATEGIES as readonly string[]).includes(s)) throw new FuzzFarmError("FF_ERR_CONFIG", `unknown strategy ${JSON.stringify(s)} (one of ${NODE_STRATEGIES.join(", ")})`);
+        if (!isNodeStrategy(s)) throw new FuzzFarmError("FF_ERR_CONFIG", `unknown strategy ${JSON.stringify(s)} (one of ${NODE_STRATEGIES.join(", ")})`);
         o.strategy = s;
         break;
       }

@@ -3,13 +3,19 @@
 import { readFileSync, writeFileSync, existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { randomInt } from "node:crypto";
-import { isFuzzFarmError, oneLine } from "@fuzzfarm/protocol";
+import { isFuzzFarmError, isNodeJobStrategy, oneLine, type NodeJobStrategy } from "@fuzzfarm/protocol";
 import { HELP, failureLine, parseCliArgs, type CliOptions } from "./cli-args";
 import { execute, type Execution } from "./execute";
 import { toReplaySpec, type Trace } from "./trace";
 import { HANG_EXIT_CODE } from "./outcome";
 import { minimizeSchedule } from "./minimize";
 import { constants as osConstants } from "node:os";
+
+/** The strategy a recorded trace names ("mix:pct" is pct); a name no job may use replays as "none" (a replay follows the recorded events). */
+function replayStrategy(name: string): NodeJobStrategy {
+  const s = name.replace(/^mix:/, "");
+  return isNodeJobStrategy(s) ? s : "none";
+}
 
 export interface CliIo {
   stdout: { write(s: string): unknown };
@@ -58,7 +64,7 @@ export async function runNodeCli(argv: string[], io: CliIo = { stdout: process.s
   for (let run = 0; run < (replayTrace ? 1 : o.runs); run++) {
     const seed = firstSeed + run;
     last = await execute({
-      script, args: o.args, strategy: replayTrace ? replayTrace.strategy.name.replace(/^mix:/, "") : o.strategy,
+      script, args: o.args, strategy: replayTrace ? replayStrategy(replayTrace.strategy.name) : o.strategy,
       params: replayTrace ? replayTrace.strategy.params : o.params, seed, timeoutMs: o.timeoutMs, stallMs: o.stallMs,
       record: !!(o.traceOut || o.report) || replayTrace !== null || o.strategy !== "none",
       replay: replayTrace ? toReplaySpec(replayTrace, (replayTrace as Trace & { holdSet?: string[] }).holdSet ?? null) : null,

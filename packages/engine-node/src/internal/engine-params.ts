@@ -1,31 +1,24 @@
-// Engine-level knobs carried in NodeOptions.params next to the strategy's
-// own parameters (the protocol keeps one numeric record).
+// Engine-level knobs of a job (NodeOptions warm / jobs / coverage /
+// confirmRuns, typed booleans and counts) resolved on this worker, apart from
+// the strategy's own numeric parameters (NodeOptions.params).
 import { cpus } from "node:os";
+import type { NodeOptions } from "@fuzzfarm/protocol";
 
 export interface EngineKnobs {
-  /** Run in warm worker threads (1) or spawn a process per run (0). Default 1 for JavaScript targets. */
+  /** Run in warm worker threads (true) or spawn a process per run (false). */
   warm: boolean;
-  /** Runs in flight at once. Default: number of CPUs. */
+  /** Runs in flight at once (the option, else this worker's number of CPUs). */
   jobs: number;
-  /** Collect istanbul coverage and `cov:` features (1) or not (0). Default 1. */
+  /** Collect istanbul coverage and `cov:` features. */
   coverage: boolean;
-  /** Replays of a finding's schedule to confirm it. Default 3. */
+  /** Replays of a finding's schedule to confirm it. */
   confirmRuns: number;
 }
 
-const KNOB_NAMES = new Set(["warm", "jobs", "coverage", "confirmRuns"]);
-
-/** Split a params record into engine knobs and the strategy's parameters. */
-export function splitParams(params: Record<string, number>): { knobs: EngineKnobs; strategyParams: Record<string, number> } {
-  const strategyParams: Record<string, number> = {};
-  for (const [k, v] of Object.entries(params)) if (!KNOB_NAMES.has(k)) strategyParams[k] = v;
+/** A job's engine knobs (defaults resolved here: `jobs` is this machine's CPU count) and its strategy parameters. */
+export function splitParams(o: Pick<NodeOptions, "params" | "warm" | "jobs" | "coverage" | "confirmRuns">): { knobs: EngineKnobs; strategyParams: Record<string, number> } {
   return {
-    knobs: {
-      warm: params.warm !== 0,
-      jobs: Math.max(1, Math.trunc(params.jobs ?? cpus().length)),
-      coverage: params.coverage !== 0,
-      confirmRuns: Math.max(1, Math.trunc(params.confirmRuns ?? 3)),
-    },
-    strategyParams,
+    knobs: { warm: o.warm, jobs: o.jobs ?? cpus().length, coverage: o.coverage, confirmRuns: o.confirmRuns },
+    strategyParams: { ...o.params },
   };
 }

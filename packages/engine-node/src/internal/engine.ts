@@ -9,10 +9,9 @@
 import { dirname, resolve } from "node:path";
 import { randomInt } from "node:crypto";
 import {
-  FuzzFarmError, JOB_ERROR_KINDS, type Engine, type EngineResultInput, type Finding, type JobFor, type Outcome, type Reproducer,
-  type EngineRunContext, type Minimized,
+  FuzzFarmError, JOB_ERROR_KINDS, type Engine, type EngineResultInputFor, type Finding, type FindingFor, type JobFor, type NodeJobStrategy, type Outcome, type ReproducerFor,
+  type CorpusCandidateFor, type EngineRunContext, type Minimized,
 } from "@fuzzfarm/protocol";
-import { JobRecorder } from "@fuzzfarm/corpus";
 import { minimizeSchedule } from "./minimize";
 import { FUZZ_DRIVER } from "./paths";
 import { exportsFuzz, InputSource, writeInput } from "./fuzz-input";
@@ -23,14 +22,10 @@ import { splitParams } from "./engine-params";
 import { checkTarget, loadFailure } from "./target";
 import { CoverageAccumulator, statementTotal } from "./coverage";
 import type { RunSpec } from "./spawn";
-import type { ReplaySpec } from "./trace";
 import { selfTest } from "./selftest";
 import { GuidePicker, guideParams, raceCandidates } from "./guide";
 
-/** A corpus candidate of this engine, as its `run` returns them. */
-type Candidate = NonNullable<Awaited<ReturnType<Engine<"node">["run"]>>["corpus"]>[number];
-
-interface SeedStrategy { strategy: string; params: Record<string, number>; seed: number }
+interface SeedStrategy { strategy: NodeJobStrategy; params: Record<string, number>; seed: number }
 
 function seedStrategies(job: JobFor<"node">): SeedStrategy[] {
   const out: SeedStrategy[] = [];
@@ -57,21 +52,20 @@ function withInput<T extends Outcome>(f: T, input: Uint8Array | undefined, args:
 }
 
 /** Replay a recorded schedule once in a fresh process. */
-async function replayOnce(script: string, args: string[], repro: { trace?: unknown; seed?: number; options: Record<string, unknown> }, timeoutMs: number, ctx: EngineRunContext): Promise<Execution> {
-  const trace = repro.trace as (ReplaySpec & { strategy?: { name: string } }) | undefined;
+async function replayOnce(script: string, args: string[], repro: Pick<ReproducerFor<"node">, "trace" | "seed">, timeoutMs: number, ctx: EngineRunContext): Promise<Execution> {
+  const trace = repro.trace;
   return execute({
     script, args, strategy: "none", params: {}, seed: repro.seed ?? 0, timeoutMs,
     replay: trace && Array.isArray(trace.events) ? { events: trace.events, holdSet: trace.holdSet ?? null } : null, signal: ctx.signal, sandbox: ctx.sandbox,
   });
 }
 
-async function run(job: JobFor<"node">, ctx: EngineRunContext): Promise<EngineResultInput> {
-  // Findings: one per bug by triage's rule (FailureSet keys), up to the protocol's 1000.
-  const rec = new JobRecorder<Candidate>({ onProgress: ctx.onProgress, maxFindings: 1000 });
+async function run(job: JobFor<"node">, ctx: EngineRunContext): Promise<EngineResultInputFor<"node">> {
+  const t0 = performance.now();
   const script = resolve(job.target.path);
   const bad = checkTarget(script);
-  if (bad) return rec.failed(bad);
-  const { knobs, strategyParams } = splitParams(job.options.params);
+  if (bad) return { execs: 0, busyMs: performance.now() - t0, error: bad };
+  const { knobs, strategyParams } = splitParams(job.options);
   const args = job.options.args;
   const timeoutMs = job.options.timeoutMs;
   // A `fuzz(data)` target: every run also gets a mutated input (input fuzzing under the perturbed loop).
@@ -79,11 +73,16 @@ async function run(job: JobFor<"node">, ctx: EngineRunContext): Promise<EngineRe
   const inputOf = new WeakMap<RunSpec, Uint8Array>();
   const pool = knobs.warm && !inputs && warmCapable(script) ? new WarmPool(knobs.jobs, ctx.sandbox ?? null) : null;
   const seeds = seedStrategies(job);
+  const seen = new Set<string>();
+  const corpus: CorpusCandidateFor<"node">[] = [];
+  const findings: Finding[] = [];
   const failures = new FailureSet(dirname(script));
+  const yieldBy: Record<string, { execs: number; newFeatures: number; findings: number }> = {};
   const cov = new CoverageAccumulator();
+  let execs = 0;
   let observedEvents = 0;
   let pick = 0;
-  const deadline = rec.startedAt + job.budget.seconds * 1000;
+  const deadline = t0 + job.budget.seconds * 1000;
   const more = () => pick < job.budget.runs && performance.now() < deadline && !ctx.signal.aborted;
 
   try {
@@ -93,10 +92,7 @@ async function run(job: JobFor<"node">, ctx: EngineRunContext): Promise<EngineRe
     if (first) inputOf.set(baseSpec, first);
     const base = await execute(baseSpec);
     const lf = base.outcome.kind === "crash" ? loadFailure(base.result.stderr, base.trace?.events.length ?? 0) : null;
-    if (lf) {
-      rec.exec(1);
-      return rec.failed({ kind: "target-invalid", message: lf });
-    }
+    if (lf) return { execs: 1, busyMs: performance.now() - t0, error: { kind: "target-invalid", message: lf } };
     if (!base.trace) throw new FuzzFarmError("FF_ERR_ENGINE_SELFTEST", `the interceptor wrote no trace for ${script}: ${base.result.stderr.split("\n")[0] ?? ""}`);
     observedEvents = base.trace.events.length;
     await absorb(base, "none");
@@ -107,14 +103,14 @@ async function run(job: JobFor<"node">, ctx: EngineRunContext): Promise<EngineRe
 
     const nextSpec = (): RunSpec => {
       const i = pick++;
-      let strategy: string = job.options.strategy;
+      let strategy: NodeJobStrategy = job.options.strategy;
       let params = { ...strategyParams };
       let seed = job.options.seedStart + i;
       if (seeds.length > 0 && i % 4 === 3) { // every 4th run continues from a corpus entry with a fresh seed
         const s = seeds[(i >> 2) % seeds.length]!;
         strategy = s.strategy; params = { ...s.params }; seed = s.seed + 7919 * (i + 1);
       } else if (picker && picker.size > 0 && i % 4 === 1) { // every 4th run reverses a racing pair, novel pairs first
-        const c = picker.next(rec.features, nextDraw());
+        const c = picker.next(seen, nextDraw());
         if (c) { strategy = "guided"; params = guideParams(c); }
       }
       if (params.events === undefined && observedEvents > 0) params.events = observedEvents;
@@ -136,31 +132,32 @@ async function run(job: JobFor<"node">, ctx: EngineRunContext): Promise<EngineRe
   }
 
   async function absorb(ex: Execution, strategyName: string): Promise<void> {
-    rec.exec(1, strategyName);
+    execs++;
+    const y = (yieldBy[strategyName] ??= { execs: 0, newFeatures: 0, findings: 0 });
+    y.execs++;
     if (ex.coverage) cov.add(ex.coverage);
+    const fresh = ex.features.filter((f) => !seen.has(f));
+    for (const f of fresh) seen.add(f);
     const input = inputOf.get(ex.spec);
-    // The unperturbed baseline's features are seen but credited to no strategy and make no candidate.
-    const creditable = ex.spec.strategy !== "none" || input !== undefined;
-    const fresh = rec.addFeatures(ex.features, creditable ? strategyName : []);
-    if (fresh.length > 0 && creditable) {
+    if (fresh.length > 0 && (ex.spec.strategy !== "none" || input)) {
+      y.newFeatures += fresh.length;
       const strategy = { strategy: ex.spec.strategy, params: ex.spec.params, seed: ex.spec.seed, ...(input ? { input: Buffer.from(input).toString("base64") } : {}) };
       if (input) inputs?.add(input);
-      rec.candidate({
+      corpus.push({
         data: input ? Buffer.from(input).toString("base64") : Buffer.from(JSON.stringify({ ...strategy, fingerprint: ex.fingerprint })).toString("base64"),
         strategy, features: fresh.slice(0, 100_000), execTimeUs: Math.round(ex.result.durationMs * 1000),
       });
     }
     if (ex.outcome.kind !== "ok") {
-      const key = failures.keyOf(ex.outcome);
-      if (rec.claim(key)) {
-        rec.credit(strategyName, "findings");
-        rec.keep(key, await confirm(withInput(ex.outcome, input, args)));
+      if (failures.add(ex.outcome)) {
+        y.findings++;
+        findings.push(await confirm(withInput(ex.outcome, input, args)));
       }
     }
-    rec.progress();
+    ctx.onProgress?.({ execs, features: seen.size });
   }
 
-  async function confirm(f: Finding): Promise<Finding> {
+  async function confirm(f: FindingFor<"node">): Promise<Finding> {
     const same = sameFailureAs(f, dirname(script));
     let k = 0;
     for (let i = 0; i < knobs.confirmRuns && !ctx.signal.aborted; i++) {
@@ -173,15 +170,19 @@ async function run(job: JobFor<"node">, ctx: EngineRunContext): Promise<EngineRe
   }
 
   const coverage = cov.toJSON();
-  const total = statementTotal(coverage) + [...rec.features].filter((f) => f.startsWith("race:")).length;
-  return rec.result({ featureTotal: total, coverage: knobs.coverage ? (coverage as Record<string, unknown>) : undefined });
+  const total = statementTotal(coverage) + [...seen].filter((f) => f.startsWith("race:")).length;
+  return {
+    execs, busyMs: performance.now() - t0, features: [...seen], featureTotal: total,
+    coverage: knobs.coverage ? (coverage as Record<string, unknown>) : undefined,
+    corpus: corpus.slice(0, 10_000), findings, strategyYield: yieldBy,
+  };
 }
 
-async function reproduce(target: { path: string }, repro: Reproducer, ctx: EngineRunContext): Promise<Outcome> {
+async function reproduce(target: { path: string }, repro: ReproducerFor<"node">, ctx: EngineRunContext): Promise<Outcome> {
   const script = resolve(target.path);
   const bad = checkTarget(script);
   if (bad) throw new FuzzFarmError(JOB_ERROR_KINDS[bad.kind].code, bad.message);
-  const o = repro.options as { args?: string[]; timeoutMs?: number; strategy?: string; params?: Record<string, number> };
+  const o = repro.options;
   const input = repro.input !== undefined ? new Uint8Array(Buffer.from(repro.input, "base64")) : undefined;
   const cmd = commandFor(script, o.args ?? [], input, ctx.workDir, `repro-${randomInt(1e9)}`);
   if (!repro.trace) {
@@ -199,13 +200,13 @@ async function reproduce(target: { path: string }, repro: Reproducer, ctx: Engin
  * was delayed past which. A candidate counts only when `stillFails` (the
  * job's bucket, by triage's same-bug rule) holds for its replay.
  */
-async function minimize(target: { path: string }, repro: Reproducer, stillFails: (o: Outcome) => boolean, ctx: EngineRunContext): Promise<Minimized> {
-  const trace = repro.trace as (ReplaySpec & Record<string, unknown>) | undefined;
+async function minimize(target: { path: string }, repro: ReproducerFor<"node">, stillFails: (o: Outcome) => boolean, ctx: EngineRunContext): Promise<Minimized> {
+  const trace = repro.trace;
   if (!trace || !Array.isArray(trace.events)) throw new FuzzFarmError("FF_ERR_BAD_JOB", "this reproducer has no recorded schedule to minimize");
-  const o = repro.options as { args?: string[]; timeoutMs?: number };
+  const o = repro.options;
   const input = repro.input !== undefined ? new Uint8Array(Buffer.from(repro.input, "base64")) : undefined;
   const cmd = commandFor(resolve(target.path), o.args ?? [], input, ctx.workDir, "minimize");
-  const m = await minimizeSchedule({ script: cmd.script, args: cmd.args, trace: trace as never, timeoutMs: o.timeoutMs ?? 10_000, signal: ctx.signal, sandbox: ctx.sandbox, sameFailure: stillFails });
+  const m = await minimizeSchedule({ script: cmd.script, args: cmd.args, trace, timeoutMs: o.timeoutMs ?? 10_000, signal: ctx.signal, sandbox: ctx.sandbox, sameFailure: stillFails });
   if (!m.reproduced) throw new FuzzFarmError("FF_ERR_BAD_JOB", "the recorded schedule no longer fails: nothing to minimize");
   return {
     reproducer: { ...repro, trace: { ...trace, holdSet: m.held } },

@@ -1,6 +1,6 @@
 // One execution and everything the engine derives from it: the outcome,
 // the fingerprint, race pairs and (optionally) coverage features.
-import type { Outcome } from "@fuzzfarm/protocol";
+import type { OutcomeFor } from "@fuzzfarm/protocol";
 import { runSpawned, type RunResult, type RunSpec } from "./spawn";
 import type { WarmPool } from "./warm";
 import { classify } from "./outcome";
@@ -10,7 +10,7 @@ import { coverageFeatures, toIstanbul, type IstanbulFileCoverage } from "./cover
 export interface Execution {
   spec: RunSpec;
   result: RunResult;
-  outcome: Outcome;
+  outcome: OutcomeFor<"node">;
   trace: Trace | null;
   fingerprint: string;
   /** `siteA|siteB` pairs pending together, A ran first. */

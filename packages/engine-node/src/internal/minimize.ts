@@ -9,7 +9,7 @@ import type { Outcome, TargetSandbox } from "@fuzzfarm/protocol";
 import { crashState } from "@fuzzfarm/triage";
 import { execute } from "./execute";
 import { sameFailureAs } from "./same-failure";
-import { toReplaySpec, type Trace } from "./trace";
+import { toReplaySpec, type ReplaySpec, type Trace } from "./trace";
 import { explainHolds } from "./explain";
 
 export interface MinimizeOptions {
@@ -17,7 +17,7 @@ export interface MinimizeOptions {
   script: string;
   args?: string[];
   /** The failing run's trace (as written by --trace-out or a finding's reproducer). */
-  trace: Pick<Trace, "events"> & Partial<Trace>;
+  trace: { events: readonly ReplaySpec["events"][number][]; seed?: number; root?: string };
   /** Per-run wall-clock limit, ms; 0: none. Default 10000. */
   timeoutMs?: number;
   /** Per-run progress limit (see RunSpec.stallMs), ms. Default 0 (off). */

@@ -1,6 +1,6 @@
 // How one run ended, as the protocol's Outcome: ok, a crash (uncaught,
 // rejection, non-zero exit, signal, out of memory) or a hang.
-import type { Finding, Outcome } from "@fuzzfarm/protocol";
+import type { FindingFor, OutcomeFor } from "@fuzzfarm/protocol";
 import type { RunResult, RunSpec } from "./spawn";
 import { fingerprint, toReplaySpec } from "./trace";
 
@@ -23,7 +23,7 @@ function errorLine(stderr: string): string {
   return firstLine(stderr.replace(/^.*\n\s*\^+\s*\n/m, ""));
 }
 
-export function classify(r: RunResult, spec: RunSpec): Outcome {
+export function classify(r: RunResult, spec: RunSpec): OutcomeFor<"node"> {
   const trace = r.trace;
   const repro = {
     engine: "node" as const, seed: spec.seed, options: reproOptions(spec),
@@ -36,7 +36,7 @@ export function classify(r: RunResult, spec: RunSpec): Outcome {
       kind: "hang", timeoutMs: spec.timeoutMs,
       message: trace?.hang?.stallMs ? `no progress for ${trace.hang.stallMs} ms` : `no exit within ${spec.timeoutMs} ms`,
       stack: r.stderr.slice(-8000), reproducer: repro, detail: { ...detail, pendingHandles: pending },
-    } satisfies Finding;
+    } satisfies FindingFor<"node">;
   }
   if (r.exitCode === 0) return { kind: "ok" };
   const oom = /JavaScript heap out of memory|Allocation failed/.test(r.stderr);
@@ -53,5 +53,5 @@ export function classify(r: RunResult, spec: RunSpec): Outcome {
     message = `exit code ${r.exitCode}` + (r.stderr.trim() ? `: ${errorLine(r.stderr)}` : "");
     stack = r.stderr.slice(-8000);
   }
-  return { kind: "crash", crashKind, message: message.split("\n")[0]!.slice(0, 500), stack, reproducer: repro, detail } satisfies Finding;
+  return { kind: "crash", crashKind, message: message.split("\n")[0]!.slice(0, 500), stack, reproducer: repro, detail } satisfies FindingFor<"node">;
 }

@@ -10,6 +10,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { isNodeStrategy, type NodeStrategy } from "@fuzzfarm/protocol";
 
 export interface RealBug {
   id: string;
@@ -45,9 +46,9 @@ function manifest(bug: RealBug): string {
 }
 
 /** The default strategy of `fuzzfarm node`, read from its help text ("--strategy S ... (default: mix)"). */
-export function cliDefaultStrategy(help: string): string {
+export function cliDefaultStrategy(help: string): NodeStrategy {
   const m = /--strategy\s+S[^\n]*\(default:\s*([\w-]+)\)/.exec(help);
-  return m ? m[1]! : "mix";
+  return m && isNodeStrategy(m[1]!) ? m[1] : "mix";
 }
 
 export interface InstallResult { id: string; installed: boolean; ok: boolean; message: string }

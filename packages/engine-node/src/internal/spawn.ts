@@ -3,7 +3,7 @@
 // file written at exit, UV_THREADPOOL_SIZE=1 for record/replay).
 import { spawn } from "node:child_process";
 import { rmSync } from "node:fs";
-import { sandboxedCommand, type TargetSandbox } from "@fuzzfarm/protocol";
+import { sandboxedCommand, type NodeJobStrategy, type TargetSandbox } from "@fuzzfarm/protocol";
 import type { Trace, ReplaySpec } from "./trace";
 import { PRELOAD, PRELOAD_DIR, execArgvFor } from "./paths";
 import { readTrace, writeRunFiles } from "./run-files";
@@ -12,7 +12,7 @@ import { readTrace, writeRunFiles } from "./run-files";
 export interface RunSpec {
   script: string;
   args: string[];
-  strategy: string;
+  strategy: NodeJobStrategy;
   params: Record<string, number>;
   seed: number;
   /** Wall-clock limit: the preload reports a hang at this point (exit 124). 0: none. */

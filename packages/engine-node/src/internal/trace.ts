@@ -68,7 +68,7 @@ export interface ReplaySpec {
   root?: string;
 }
 
-export function toReplaySpec(trace: Pick<Trace, "events" | "root">, holdSet?: string[] | null): ReplaySpec {
+export function toReplaySpec(trace: { events: readonly ReplaySpec["events"][number][]; root?: string }, holdSet?: string[] | null): ReplaySpec {
   return { events: trace.events.map((e) => ({ id: e.id, seq: e.seq, held: e.held, t: e.t, ...(e.tp ? { tp: true } : {}) })), holdSet: holdSet ?? null, ...(trace.root ? { root: trace.root } : {}) };
 }
 

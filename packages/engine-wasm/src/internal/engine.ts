@@ -12,7 +12,7 @@
 // other id refuses the job before anything runs.
 import { existsSync, readFileSync } from "node:fs";
 import { createHash } from "node:crypto";
-import { FuzzFarmError, jobErrorOf, type Engine, type EngineResultInput, type EngineRunContext, type Finding, type JobFor, type Outcome, type Reproducer } from "@fuzzfarm/protocol";
+import { FuzzFarmError, jobErrorOf, type Engine, type EngineResultInputFor, type EngineRunContext, type Finding, type JobFor, type Outcome, type ReproducerFor } from "@fuzzfarm/protocol";
 import { GEN_PRESETS, parseGenConfig, type GenConfig } from "./gen/config";
 import { generate } from "./gen/generate";
 import { programFromJson, programToJson } from "./gen/shape";
@@ -26,11 +26,7 @@ import { checkStrategy, runSpec } from "./runner/strategies";
 import { checkEngineIds, offeredIds, offeredSpecs, type WasmEngineOptions } from "./runner/offered";
 import type { EngineSpec } from "./runner/engines";
 import type { RunSpec } from "./runner/supervisor";
-import { JobRecorder } from "@fuzzfarm/corpus";
 import { subSeed } from "./sub-seed";
-
-/** A corpus candidate of this engine, as its `run` returns them. */
-type Candidate = NonNullable<Awaited<ReturnType<Engine<"wasm">["run"]>>["corpus"]>[number];
 
 export type WasmTarget = { kind: "generator"; config: GenConfig; name: string } | { kind: "litmus"; file: string };
 
@@ -55,13 +51,22 @@ export function resolveTarget(path: string, overrides: Record<string, unknown> =
   throw new FuzzFarmError("FF_ERR_TARGET_NOT_FOUND", `'${path}' is neither a generator preset (${Object.keys(GEN_PRESETS).join(", ")}), a .json configuration nor a .wasm/.wat litmus module`);
 }
 
-async function runGenerator(t: Extract<WasmTarget, { kind: "generator" }>, job: JobFor<"wasm">, ctx: EngineRunContext, rec: JobRecorder<Candidate>, engines: EngineSpec[]): Promise<void> {
+interface Acc {
+  execs: number;
+  features: Set<string>;
+  findings: Finding[];
+  corpus: NonNullable<EngineResultInputFor<"wasm">["corpus"]>;
+  yieldBy: Record<string, { execs: number; newFeatures: number; findings: number }>;
+}
+
+async function runGenerator(t: Extract<WasmTarget, { kind: "generator" }>, job: JobFor<"wasm">, ctx: EngineRunContext, acc: Acc, t0: number, engines: EngineSpec[]): Promise<void> {
   const o = job.options;
   const optimizer: OptimizerSource = { path: o.optimizer, cmd: o.optimizerCmd };
   await checkOptimizer(optimizer);
   const h = new Harness({}, { sandbox: ctx.sandbox, engines });
-  const deadline = rec.startedAt + job.budget.seconds * 1000;
+  const deadline = t0 + job.budget.seconds * 1000;
   const optLevels = ["O1", "O2", "O3", "Os"] as const;
+  const seen = new Set<string>();
   try {
     const queue: number[] = [];
     for (const s of job.seeds) {
@@ -70,7 +75,7 @@ async function runGenerator(t: Extract<WasmTarget, { kind: "generator" }>, job: 
     }
     let next = o.seedStart;
     for (let i = 0; ; i++) {
-      if (ctx.signal.aborted || performance.now() > deadline || rec.execs >= job.budget.runs) break;
+      if (ctx.signal.aborted || performance.now() > deadline || acc.execs >= job.budget.runs) break;
       const fromCorpus = queue.length > 0;
       const seed = fromCorpus ? queue.shift()! : next++;
       const p = generate(seed, t.config);
@@ -81,10 +86,14 @@ async function runGenerator(t: Extract<WasmTarget, { kind: "generator" }>, job: 
         ...(o.fault ? { fault: o.fault } : {}),
       };
       const report = await h.check({ ...p, seed: salt }, opts);
-      rec.exec(report.execs, o.strategy);
-      const fresh = rec.addFeatures(report.features, o.strategy);
+      acc.execs += report.execs;
+      const fresh = report.features.filter((f) => !acc.features.has(f));
+      for (const f of fresh) acc.features.add(f);
+      const y = (acc.yieldBy[o.strategy] ??= { execs: 0, newFeatures: 0, findings: 0 });
+      y.execs += report.execs;
+      y.newFeatures += fresh.length;
       if (fresh.length && !fromCorpus)
-        rec.candidate({
+        acc.corpus.push({
           data: Buffer.from(JSON.stringify({ generator: t.config, seed })).toString("base64"),
           strategy: { generator: { ...t.config }, seed },
           features: fresh.slice(0, 10_000),
@@ -92,47 +101,54 @@ async function runGenerator(t: Extract<WasmTarget, { kind: "generator" }>, job: 
         });
       // Per-engine yield (the campaign page lists it beside the strategies): each compared configuration.
       for (const id of o.engines ?? []) {
-        rec.credit(`engine:${id}`, "execs", report.execsBy[id] ?? 0);
-        rec.credit(`engine:${id}`, "findings", report.findings.filter((f) => f.config.tier === id).length);
+        const ey = (acc.yieldBy[`engine:${id}`] ??= { execs: 0, newFeatures: 0, findings: 0 });
+        ey.execs += report.execsBy[id] ?? 0;
+        ey.findings += report.findings.filter((f) => f.config.tier === id).length;
       }
       for (const f of report.findings) {
         const key = `${f.oracle}:${f.config.tier}:${f.config.opt}:${report.shape}`;
-        if (!rec.claim(key)) continue;
+        if (seen.has(key) || acc.findings.length >= 200) continue;
+        seen.add(key);
         const budget = { deadline: Math.min(performance.now() + 20_000, deadline + 10_000) };
         const m = await minimizeFinding(h, { ...p, seed: salt }, f, opts, budget);
         // The optimizer under test goes into the reproducer: `reproduce` (replay and minimize jobs, `fuzzfarm
         // repro`) runs the reproducer alone, and without it would optimize with the project's own Binaryen.
-        rec.keep(key, toFinding(m, p, t.config, o.strategy, {
+        acc.findings.push(toFinding(m, p, t.config, o.strategy, {
           runsPerProgram: o.runsPerProgram, scheduleSeed: salt, ...(o.fault ? { fault: o.fault } : {}),
           ...(o.optimizer ? { optimizer: o.optimizer } : {}), ...(o.optimizerCmd ? { optimizerCmd: o.optimizerCmd } : {}),
         }));
-        rec.credit(o.strategy, "findings");
+        y.findings++;
       }
-      rec.progress();
+      ctx.onProgress?.({ execs: acc.execs, features: acc.features.size });
     }
   } finally {
     await h.close();
   }
 }
 
-async function runLitmusJob(t: Extract<WasmTarget, { kind: "litmus" }>, job: JobFor<"wasm">, ctx: EngineRunContext, rec: JobRecorder<Candidate>): Promise<void> {
+async function runLitmusJob(t: Extract<WasmTarget, { kind: "litmus" }>, job: JobFor<"wasm">, ctx: EngineRunContext, acc: Acc, t0: number): Promise<void> {
   const m = await loadLitmus(t.file);
   const fileHash = createHash("sha256").update(m.bytes).digest("hex").slice(0, 12);
   const strategy = job.options.strategy === "mix" ? "auto" : job.options.strategy; // the farm default, mix, is the litmus default here
   const h = new Harness({}, { sandbox: ctx.sandbox });
-  const deadline = rec.startedAt + job.budget.seconds * 1000;
+  const deadline = t0 + job.budget.seconds * 1000;
   try {
-    for (let round = 0; !ctx.signal.aborted && performance.now() < deadline && rec.execs < job.budget.runs; round++) {
-      const runs = Math.min(job.options.runsPerProgram * 5, job.budget.runs - rec.execs);
+    for (let round = 0; !ctx.signal.aborted && performance.now() < deadline && acc.execs < job.budget.runs; round++) {
+      const runs = Math.min(job.options.runsPerProgram * 5, job.budget.runs - acc.execs);
       const seed = job.options.seedStart + round;
       const r = await runLitmus(h, m, { runs, strategy, seed });
-      rec.exec(r.runs, strategy);
-      rec.addFeatures(Object.keys(r.outcomes).map((oc) => `outcome:${fileHash}:${oc}`), strategy);
+      acc.execs += r.runs;
+      const y = (acc.yieldBy[strategy] ??= { execs: 0, newFeatures: 0, findings: 0 });
+      y.execs += r.runs;
+      const fresh = Object.keys(r.outcomes).map((oc) => `outcome:${fileHash}:${oc}`).filter((f) => !acc.features.has(f));
+      for (const f of fresh) acc.features.add(f);
+      y.newFeatures += fresh.length;
       for (const oc of r.forbiddenSeen ?? []) {
         const key = `litmus-sc:${oc}`;
-        if (!rec.claim(key)) continue;
-        rec.credit(strategy, "findings");
-        rec.keep(key, {
+        if (acc.features.has(key)) continue;
+        acc.features.add(key);
+        y.findings++;
+        acc.findings.push({
           kind: "oracle", oracle: "litmus-sc",
           message: `outcome ${oc} is not allowed by sequential consistency`,
           stack: `allowed outcomes: ${r.allowed!.join("  ")}\nobserved: ${JSON.stringify(r.outcomes)}${r.plainAccesses ? "\nnote: the threads make plain accesses; racing plain accesses may legally give non-SC outcomes" : ""}`,
@@ -142,13 +158,14 @@ async function runLitmusJob(t: Extract<WasmTarget, { kind: "litmus" }>, job: Job
       }
       for (const [kind, n] of Object.entries(r.errors)) {
         const key = `litmus-err:${kind}`;
-        if (!rec.claim(key)) continue;
+        if (acc.features.has(key)) continue;
+        acc.features.add(key);
         const f: Finding = kind === "crash"
           ? { kind: "crash", crashKind: "signal", message: `engine process died running ${t.file}`, stack: "", reproducer: { engine: "wasm", seed, options: { strategy, litmus: true }, trace: { file: t.file } }, detail: {} }
           : { kind: "hang", timeoutMs: 3000, message: `${kind} in ${n} of ${r.runs} runs of ${t.file}`, stack: "", reproducer: { engine: "wasm", seed, options: { strategy, litmus: true }, trace: { file: t.file } }, detail: { kind } };
-        rec.keep(key, f);
+        acc.findings.push(f);
       }
-      rec.progress();
+      ctx.onProgress?.({ execs: acc.execs, features: acc.features.size });
       if (r.exhausted) break; // dfs ran every schedule: another round would repeat them
     }
   } finally {
@@ -198,29 +215,40 @@ export function createWasmEngine(opts: WasmEngineOptions = {}): Engine<"wasm"> {
       }
     },
 
-    async run(job: JobFor<"wasm">, ctx: EngineRunContext): Promise<EngineResultInput> {
-      const rec = new JobRecorder<Candidate>({ onProgress: ctx.onProgress });
-      let error: EngineResultInput["error"];
+    async run(job: JobFor<"wasm">, ctx: EngineRunContext): Promise<EngineResultInputFor<"wasm">> {
+      const t0 = performance.now();
+      const acc: Acc = { execs: 0, features: new Set(), findings: [], corpus: [], yieldBy: {} };
+      let error: EngineResultInputFor<"wasm">["error"];
       try {
         checkJob(job);
         const target = resolveTarget(job.target.path, job.options.generator);
         checkStrategy(job.options.strategy, target.kind === "litmus");
-        if (target.kind === "litmus") await runLitmusJob(target, job, ctx, rec);
-        else await runGenerator(target, job, ctx, rec, specs);
+        if (target.kind === "litmus") await runLitmusJob(target, job, ctx, acc, t0);
+        else await runGenerator(target, job, ctx, acc, t0, specs);
       } catch (e) {
         error = jobErrorOf(e);
       }
-      return rec.result({ error });
+      const features = [...acc.features].filter((f) => !f.startsWith("litmus-"));
+      return {
+        execs: acc.execs,
+        busyMs: performance.now() - t0,
+        features,
+        featureTotal: features.length,
+        corpus: acc.corpus,
+        findings: acc.findings,
+        strategyYield: acc.yieldBy,
+        ...(error ? { error } : {}),
+      };
     },
 
-    async reproduce(target: { path: string }, repro: Reproducer, ctx: EngineRunContext): Promise<Outcome> {
-      const trace = (repro.trace ?? {}) as Record<string, any>;
-      const opts = repro.options as Record<string, any>;
+    async reproduce(target: { path: string }, repro: ReproducerFor<"wasm">, ctx: EngineRunContext): Promise<Outcome> {
+      const trace = repro.trace ?? {};
+      const opts = repro.options;
       const h = new Harness({}, { sandbox: ctx.sandbox, engines: specs });
       try {
         if (opts.litmus || /\.(wasm|wat)$/.test(target.path)) {
           const m = await loadLitmus(trace.file ?? target.path);
-          const spec = trace.spec as RunSpec | undefined;
+          const spec = trace.spec;
           const r = await runLitmus(h, m, { runs: 1, strategy: spec?.strategy ?? opts.strategy ?? "race", seed: repro.seed ?? 0 });
           const oc = Object.keys(r.outcomes)[0];
           if (oc && r.forbiddenSeen?.includes(oc))
@@ -248,14 +276,14 @@ export function createWasmEngine(opts: WasmEngineOptions = {}): Engine<"wasm"> {
      * real run through `reproduce` with the same recorded schedule, kept while `stillFails` (same bucket).
      * Findings are already minimized with a short budget when made; this pass has the job's budget.
      */
-    async minimize(target: { path: string }, repro: Reproducer, stillFails: (o: Outcome) => boolean, ctx: EngineRunContext) {
-      const trace = repro.trace as Record<string, unknown> | undefined;
+    async minimize(target: { path: string }, repro: ReproducerFor<"wasm">, stillFails: (o: Outcome) => boolean, ctx: EngineRunContext) {
+      const trace = repro.trace;
       if (!trace?.program) throw new FuzzFarmError("FF_ERR_BAD_JOB", "only generated programs are minimized (a litmus module is the user's own)");
-      const withProgram = (q: ReturnType<typeof programFromJson>): Reproducer => ({
+      const withProgram = (q: ReturnType<typeof programFromJson>): ReproducerFor<"wasm"> => ({
         ...repro,
         trace: { ...trace, program: programToJson(q), wat: emitWat(q), expected: expectedOf(q) },
       });
-      const original = programFromJson(trace.program as never);
+      const original = programFromJson(trace.program);
       const { program, tries } = await minimizeProgram(original, async (q) => !ctx.signal.aborted && stillFails(await engine.reproduce(target, withProgram(q), ctx)));
       const lines = (q: typeof program) => emitWat(q).split("\n").length;
       const [before, after] = [lines(original), lines(program)];

@@ -1,7 +1,7 @@
 // Turning a program's oracle failure into a protocol Finding: minimize the
 // program (same oracle still fails), then the schedule, and pack the
 // reproducer (minimized .wat, program tree, schedule) and triage details.
-import type { Finding } from "@fuzzfarm/protocol";
+import type { FindingFor } from "@fuzzfarm/protocol";
 import { emitWat } from "./gen/emit";
 import type { GenConfig } from "./gen/config";
 import type { Program } from "./gen/ir";
@@ -48,7 +48,7 @@ export async function minimizeFinding(h: Harness, p: Program, f: ProgramFinding,
 }
 
 /** The protocol finding for a (minimized) program failure. */
-export function toFinding(m: Minimized, original: Program, cfg: GenConfig, strategy: string, extra: Record<string, unknown> = {}): Finding {
+export function toFinding(m: Minimized, original: Program, cfg: GenConfig, strategy: string, extra: Record<string, unknown> = {}): FindingFor<"wasm"> {
   const f = m.finding;
   const wat = emitWat(m.program);
   const reproducer = {

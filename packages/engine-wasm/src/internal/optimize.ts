@@ -11,10 +11,10 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { FuzzFarmError } from "@fuzzfarm/protocol";
+import { FuzzFarmError, WASM_OPT_LEVELS } from "@fuzzfarm/protocol";
 import { ownBinaryen } from "./wasm-tools";
 
-export const OPT_LEVELS = ["O1", "O2", "O3", "Os"] as const;
+export const OPT_LEVELS = WASM_OPT_LEVELS;
 export type OptLevel = (typeof OPT_LEVELS)[number];
 
 export interface OptimizerSource {

@@ -1,3 +1,7 @@
+// The coverage-guided input engine's data as it crosses packages: its job options
+// (what `-o` sets), what a corpus entry records and the reproducer. Owned by
+// packages/engine-input; typed here so the coordinator and the worker read them
+// without re-casting.
 import { z } from "zod";
 
 /** Options of the coverage-guided input engine (`fuzz(data: Buffer)` targets). */
@@ -26,3 +30,29 @@ export const InputOptions = z.object({
   stopOnFinding: z.boolean().default(false),
 });
 export type InputOptions = z.infer<typeof InputOptions>;
+
+/** What an input-engine corpus entry records: the mutators that made it and the entry it was mutated from. */
+export const InputSeedStrategy = z.object({
+  mutators: z.array(z.string()).optional(),
+  /** Corpus id (within the job) of the entry it was mutated from. */
+  parent: z.string().optional(),
+});
+export type InputSeedStrategy = z.infer<typeof InputSeedStrategy>;
+
+/** Everything needed to run an input-engine finding again: the input and the executor's limits. */
+export const InputReproducer = z.object({
+  engine: z.literal("input"),
+  /** The input (base64); absent when the crash could not be tied to one input. */
+  input: z.string().optional(),
+  /** Mutator seed of the job that found it. */
+  seed: z.number().int().optional(),
+  /** The executor's limits and root the finding was made with (the input engine's defaults otherwise). */
+  options: z
+    .object({
+      timeoutMs: z.number().int().min(10).max(600_000).optional(),
+      maxMemoryMb: z.number().int().min(32).max(16384).optional(),
+      root: z.string().min(1).nullable().optional(),
+    })
+    .default({}),
+});
+export type InputReproducer = z.infer<typeof InputReproducer>;

@@ -14,3 +14,9 @@ export type NodeStrategy = (typeof NODE_STRATEGIES)[number];
  * entry carry it.
  */
 export const NODE_JOB_STRATEGIES = [...NODE_STRATEGIES, "guided"] as const;
+export type NodeJobStrategy = (typeof NODE_JOB_STRATEGIES)[number];
+
+/** Is `s` a strategy a user may name? */
+export const isNodeStrategy = (s: string): s is NodeStrategy => (NODE_STRATEGIES as readonly string[]).includes(s);
+/** Is `s` a strategy a job, corpus entry or reproducer may name? */
+export const isNodeJobStrategy = (s: string): s is NodeJobStrategy => (NODE_JOB_STRATEGIES as readonly string[]).includes(s);

@@ -6,7 +6,7 @@
 // other buckets and the root it classified them with), the rule that filed
 // the crash in the bucket in the first place.
 import { isSameBug } from "@fuzzfarm/triage";
-import type { Engine, EngineResultInput, JobPayload, Outcome, EngineRunContext, SameBugRule } from "@fuzzfarm/protocol";
+import type { Engine, EngineName, EngineResultInput, JobFor, Outcome, EngineRunContext, SameBugRule } from "@fuzzfarm/protocol";
 import { ddmin } from "./ddmin";
 
 /** The check a minimize job keeps: is this run the job's bucket's bug? */
@@ -14,11 +14,9 @@ export function minimizeCheck(rule: SameBugRule): (o: Outcome) => boolean {
   return (o) => isSameBug(o, rule.bucket, rule);
 }
 
-export async function runMinimize(engine: Engine, job: JobPayload, ctx: EngineRunContext): Promise<EngineResultInput> {
+export async function runMinimize(engine: Engine, job: JobFor<EngineName, "minimize">, ctx: EngineRunContext): Promise<EngineResultInput> {
   const started = Date.now();
   const repro = job.reproducer;
-  if (!repro) return { execs: 0, busyMs: 0, error: { kind: "bad-job", message: "minimize job without a reproducer" } };
-  if (!job.sameBug) return { execs: 0, busyMs: 0, error: { kind: "bad-job", message: "minimize job without the bucket to keep (sameBug)" } };
   const target = { path: job.target.path };
   const want = job.sameBug.bucket;
   const stillFails = minimizeCheck(job.sameBug);
@@ -36,7 +34,7 @@ export async function runMinimize(engine: Engine, job: JobPayload, ctx: EngineRu
       const m = await engine.minimize(target, repro, stillFails, runCtx);
       return { execs: m.tries + 1, busyMs: Date.now() - started, minimized: m };
     }
-    if (!repro.input) return { execs: 1, busyMs: Date.now() - started, error: { kind: "internal", message: `engine ${engine.name} has no reducer and the reproducer has no input bytes` } };
+    if (repro.engine === "wasm" || !repro.input) return { execs: 1, busyMs: Date.now() - started, error: { kind: "internal", message: `engine ${engine.name} has no reducer and the reproducer has no input bytes` } };
     const bytes = [...Buffer.from(repro.input, "base64")];
     const { result, tests } = await ddmin(
       bytes,

@@ -1,5 +1,6 @@
 // Program shape (a structural hash that ignores constants), generator features,
 // and a JSON form of program trees (bigints tagged) for reproducers.
+import type { JsonValue } from "@fuzzfarm/protocol";
 import type { Program, Stmt } from "./ir";
 
 export function fnv(s: string): string {
@@ -43,7 +44,7 @@ export function genFeatures(p: Program): string[] {
   return [...f];
 }
 
-export function programToJson(p: Program): unknown {
+export function programToJson(p: Program): JsonValue {
   return JSON.parse(JSON.stringify(p, (_k, v) => (typeof v === "bigint" ? { $big: v.toString() } : v)));
 }
 
