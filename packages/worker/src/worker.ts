@@ -35,6 +35,9 @@ import {
   QueueWorker,
   UnrecoverableError,
   verifyJobData,
+  listRoutes,
+  parseJobQueueName,
+  routeServedBy,
   type ConnectionOptions,
   type QueueJob,
 } from "@fuzzfarm/queue";
@@ -262,23 +265,38 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
   const lockDuration = opts.lockMs ?? 30_000;
   // One blocking connection per consumer; BullMQ does not close connections it was given.
   const connections: ReturnType<typeof connect>[] = [];
-  for (const name of engines.keys()) {
-    for (const kind of ["fuzz", "maintenance"] as const) {
-      const connection = connect(opts.redisUrl);
-      connection.on("error", () => {});
-      connections.push(connection);
-      const w = new QueueWorker(jobQueueName(name, kind), process_, {
-        connection: connection as ConnectionOptions,
-        prefix,
-        concurrency: slots,
-        lockDuration,
-        stalledInterval: Math.max(1000, Math.floor(lockDuration / 2)),
-        maxStalledCount: 3,
-      });
-      w.on("error", (e) => log(`queue error: ${oneLine(e)}`));
-      consumers.push(w);
+  const consume = (queueName: string) => {
+    const connection = connect(opts.redisUrl);
+    connection.on("error", () => {});
+    connections.push(connection);
+    const w = new QueueWorker(queueName, process_, {
+      connection: connection as ConnectionOptions,
+      prefix,
+      concurrency: slots,
+      lockDuration,
+      stalledInterval: Math.max(1000, Math.floor(lockDuration / 2)),
+      maxStalledCount: 3,
+    });
+    w.on("error", (e) => log(`queue error: ${oneLine(e)}`));
+    consumers.push(w);
+    gate();
+  };
+  for (const name of engines.keys()) for (const kind of ["fuzz", "maintenance"] as const) consume(jobQueueName(name, kind));
+  // Routed queues (`jobs-wasm@deno`, queue routes.ts): those whose engine configurations this worker offers,
+  // looked up with every heartbeat, so jobs that need them reach only capable workers.
+  const routes = new Set<string>();
+  const followRoutes = async () => {
+    for (const name of await listRoutes(redis, prefix).catch(() => [] as string[])) {
+      const q = parseJobQueueName(name);
+      if (shutdown.signal.aborted || routes.has(name) || !q?.route || !engines.has(q.engine as EngineName)) continue;
+      if (!routeServedBy(q.route, capabilities[q.engine] ?? [])) continue;
+      routes.add(name);
+      consume(name);
+      log(`consuming ${name}`);
     }
-  }
+  };
+  await followRoutes();
+  const routeTimer = setInterval(() => void followRoutes(), opts.heartbeatMs ?? 2000);
   const offers = Object.entries(capabilities).map(([e, c]) => `; ${e} offers ${c.join(", ")}`).join("");
   log(`worker ${id} ready: engines ${[...engines.keys()].join(", ")}${offers}; sandbox ${sandbox.name}${SANDBOX_LINES[sandbox.name]}${sandbox.why === "probe passed" ? "" : ` (${sandbox.why})`}`);
 
@@ -289,6 +307,7 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
     async stop() {
       shutdown.abort();
       clearInterval(timer);
+      clearInterval(routeTimer);
       await Promise.all(consumers.map((c) => c.close()));
       connections.forEach((c) => c.disconnect());
       await removeHeartbeat(redis, prefix, id).catch(() => {});

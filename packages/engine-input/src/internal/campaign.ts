@@ -8,13 +8,13 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { Corpus, createRng, havocChain, randomInput, type Rng } from "@fuzzfarm/corpus";
-import type { EngineResultInputFor, EngineRunContext, Finding, JobFor, StrategyYield } from "@fuzzfarm/protocol";
+import { Corpus, createRng, havocChain, JobRecorder, randomInput, type Rng } from "@fuzzfarm/corpus";
+import type { Engine, EngineResultInputFor, EngineRunContext, Finding, JobFor } from "@fuzzfarm/protocol";
 import { BatchLedger, type Batch } from "./batches";
 import { CoverageBook } from "./coverage-book";
 import { Executor, firstMessage, isExit, loadFailure, LOAD_TIMEOUT_MS, type ExitInfo } from "./executor";
 import { classifyExit } from "./fatal";
-import { FindingBook } from "./findings";
+import { dedupeKey } from "./findings";
 import type { ChildFinding, ChildMessage } from "./messages";
 import { resolveTarget, type ResolvedTarget } from "./target";
 
@@ -25,20 +25,23 @@ const BATCH_TARGET_MS = 20;
 const SNAPSHOT_EVERY_MS = 2000;
 const PROGRESS_EVERY_MS = 1000;
 const MAX_CANDIDATES = 10_000;
+/** Most distinct findings kept per job (the protocol allows 1000). */
+const MAX_DISTINCT_FINDINGS = 200;
 const MAX_DICTIONARY = 4096;
 const STOP_GRACE_MS = 1000;
 const LEN_CONTROL = 100;
 
 type Job = JobFor<"input">;
-type Candidate = NonNullable<EngineResultInputFor<"input">["corpus"]>[number];
+/** A corpus candidate of this engine, as its `run` returns them. */
+type Candidate = NonNullable<Awaited<ReturnType<Engine<"input">["run"]>>["corpus"]>[number];
 
 const b64 = (d: Uint8Array) => Buffer.from(d.buffer, d.byteOffset, d.byteLength).toString("base64");
 
 export async function runCampaign(job: Job, ctx: EngineRunContext): Promise<EngineResultInputFor<"input">> {
-  const started = performance.now();
+  const rec = new JobRecorder<Candidate>({ onProgress: ctx.onProgress, progressEveryMs: PROGRESS_EVERY_MS, maxCandidates: MAX_CANDIDATES, maxFindings: MAX_DISTINCT_FINDINGS });
   const target = resolveTarget(job.target.path, job.options.root);
-  if ("error" in target) return { execs: 0, busyMs: performance.now() - started, error: target.error };
-  return new Campaign(job, ctx, target, started).run();
+  if ("error" in target) return rec.failed(target.error);
+  return new Campaign(job, ctx, target, rec).run();
 }
 
 class Campaign {
@@ -49,22 +52,17 @@ class Campaign {
   /** Corpus id -> id of the job seed it descends from. */
   private readonly rootSeed = new Map<string, string | undefined>();
   private readonly cov = new CoverageBook();
-  private readonly findings = new FindingBook();
   private readonly ledger = new BatchLedger();
-  private readonly candidates: Candidate[] = [];
-  private readonly yields: StrategyYield = {};
   private readonly dictionary: Uint8Array[] = [];
   private readonly dictionaryKeys = new Set<string>();
   private readonly pendingSeeds: { id: string; data: Uint8Array }[];
   private readonly deadline: number;
   private readonly cacheDir: string;
-  private execs = 0;
   private nextSeq = 0;
   private nextBatchId = 0;
   private batchSize = 8;
   private processes = 0;
   private lastSnapshot = 0;
-  private lastProgress = 0;
   /** Current length limit of mutations (grows towards maxLen, see growLenCap). */
   private lenCap: number;
   private lastNewCoverageAt = 0;
@@ -73,11 +71,12 @@ class Campaign {
     private readonly job: Job,
     private readonly ctx: EngineRunContext,
     private readonly target: ResolvedTarget,
-    private readonly started: number,
+    /** Execs, features, candidates, findings and per-mutator yield of the job. */
+    private readonly rec: JobRecorder<Candidate>,
   ) {
     this.opts = job.options;
     this.rng = createRng(this.opts.seed);
-    this.deadline = started + job.budget.seconds * 1000;
+    this.deadline = rec.startedAt + job.budget.seconds * 1000;
     this.cacheDir = join(ctx.workDir, "instrument-cache");
     mkdirSync(this.cacheDir, { recursive: true });
     this.pendingSeeds = job.seeds.map((s, i) => ({ id: s.id ?? `seed-${i}`, data: new Uint8Array(Buffer.from(s.data, "base64")) }));
@@ -99,7 +98,7 @@ class Campaign {
           root: this.target.root,
           cacheDir: this.cacheDir,
           instrument: true,
-          known: [...this.cov.features],
+          known: [...this.rec.features],
         },
         workDir: this.ctx.workDir,
         name: `executor-${proc}`,
@@ -118,7 +117,7 @@ class Campaign {
         if (proc === 0) return this.result({ kind: "target-invalid", message });
         break; // a later executor failing to load: keep what the job found
       }
-      this.cov.addFeatures(first.features);
+      this.rec.addFeatures(first.features);
       this.cov.addShapes(first.files);
       this.addTokens(first.tokens);
       ex.startWatchdog(this.opts.timeoutMs);
@@ -171,9 +170,9 @@ class Campaign {
   private shouldStop(): boolean {
     return (
       this.ctx.signal.aborted ||
-      this.execs + this.ledger.inFlightInputs() >= this.job.budget.runs ||
+      this.rec.execs + this.ledger.inFlightInputs() >= this.job.budget.runs ||
       performance.now() >= this.deadline ||
-      (this.opts.stopOnFinding && this.findings.size > 0)
+      (this.opts.stopOnFinding && this.rec.findingCount > 0)
     );
   }
 
@@ -185,7 +184,7 @@ class Campaign {
   }
 
   private makeBatch(): Batch {
-    const room = this.job.budget.runs - this.execs - this.ledger.inFlightInputs();
+    const room = this.job.budget.runs - this.rec.execs - this.ledger.inFlightInputs();
     const size = Math.max(1, Math.min(this.batchSize, room));
     const b: Batch = { id: this.nextBatchId++, base: this.nextSeq, inputs: [], parents: [], applied: [] };
     if (this.pendingSeeds.length > 0) {
@@ -195,7 +194,7 @@ class Campaign {
       b.applied = seeds.map(() => []);
       b.seedIds = seeds.map((s) => s.id);
     } else {
-      this.corpus.now = this.execs;
+      this.corpus.now = this.rec.execs;
       this.growLenCap();
       const dictionary = this.opts.dictionary ? this.dictionary : undefined;
       while (b.inputs.length < size) {
@@ -232,43 +231,40 @@ class Campaign {
    */
   private growLenCap(): void {
     const lg = Math.log(this.lenCap);
-    if (this.lenCap < this.opts.maxLen && this.execs - this.lastNewCoverageAt > LEN_CONTROL * lg) {
+    if (this.lenCap < this.opts.maxLen && this.rec.execs - this.lastNewCoverageAt > LEN_CONTROL * lg) {
       this.lenCap = Math.min(this.opts.maxLen, Math.ceil(this.lenCap + lg));
-      this.lastNewCoverageAt = this.execs;
+      this.lastNewCoverageAt = this.rec.execs;
     }
   }
 
   private onDone(m: Extract<ChildMessage, { t: "done" }>): void {
     const b = this.ledger.finish(m.id);
     if (!b) return;
-    this.execs += m.execs;
+    this.rec.exec(m.execs);
     this.cov.addShapes(m.files);
     this.addTokens(m.tokens);
-    this.cov.addFeatures(m.loose);
+    this.rec.addFeatures(m.loose);
     if (m.counts) this.cov.snapshot(m.counts);
-    for (let i = 0; i < b.inputs.length; i++) this.credit(b.applied[i]!, "execs", 1);
+    for (let i = 0; i < b.inputs.length; i++) this.rec.credit(b.applied[i]!, "execs", 1);
     for (const n of m.newCov) this.onNewCoverage(b, n.seq - b.base, n.f, n.us);
     for (const f of m.findings) this.onChildFinding(f);
     // Aim each batch at ~BATCH_TARGET_MS of executor time.
     if (m.ms < BATCH_TARGET_MS / 2 && b.inputs.length >= this.batchSize) this.batchSize = Math.min(MAX_BATCH, this.batchSize * 2);
     else if (m.ms > BATCH_TARGET_MS * 2) this.batchSize = Math.max(MIN_BATCH, this.batchSize >> 1);
-    const now = performance.now();
-    if (this.ctx.onProgress && now - this.lastProgress >= PROGRESS_EVERY_MS) {
-      this.lastProgress = now;
-      this.ctx.onProgress({ execs: this.execs, features: this.cov.features.size });
-    }
+    this.rec.progress();
   }
 
   private onFinal(m: Extract<ChildMessage, { t: "final" }>): void {
-    this.cov.addFeatures(m.loose);
+    this.rec.addFeatures(m.loose);
     this.cov.snapshot(m.counts);
     for (const f of m.findings) this.onChildFinding(f);
   }
 
   private onNewCoverage(b: Batch, i: number, features: string[], us: number): void {
-    const fresh = this.cov.addFeatures(features);
+    // New features are credited to each mutator the input went through (none for a job seed).
+    const fresh = this.rec.addFeatures(features, b.applied[i]!);
     if (fresh.length === 0) return;
-    this.lastNewCoverageAt = this.execs;
+    this.lastNewCoverageAt = this.rec.execs;
     const data = b.inputs[i]!;
     const seedId = b.seedIds?.[i];
     if (seedId) {
@@ -277,20 +273,17 @@ class Campaign {
       return;
     }
     const parent = b.parents[i] ?? null;
-    const id = `${this.job.jobId}:${this.candidates.length}`;
+    const id = `${this.job.jobId}:${this.rec.candidateCount}`;
     this.addEntry(id, data, us, fresh.length, parent ? this.rootSeed.get(parent) : undefined);
     if (parent) this.corpus.reward(parent);
-    this.credit(b.applied[i]!, "newFeatures", fresh.length);
-    if (this.candidates.length < MAX_CANDIDATES) {
-      const parentId = parent ? this.rootSeed.get(parent) : undefined;
-      this.candidates.push({
-        data: b64(data),
-        strategy: { mutators: b.applied[i]!, ...(parent ? { parent } : {}) },
-        ...(parentId ? { parentId } : {}),
-        features: fresh.slice(0, 100_000),
-        execTimeUs: Math.max(0, Math.round(us)),
-      });
-    }
+    const parentId = parent ? this.rootSeed.get(parent) : undefined;
+    this.rec.candidate({
+      data: b64(data),
+      strategy: { mutators: b.applied[i]!, ...(parent ? { parent } : {}) },
+      ...(parentId ? { parentId } : {}),
+      features: fresh.slice(0, 100_000),
+      execTimeUs: Math.max(0, Math.round(us)),
+    });
   }
 
   private addEntry(id: string, data: Uint8Array, execTimeUs: number, newFeatures: number, rootSeed: string | undefined): void {
@@ -309,14 +302,14 @@ class Campaign {
       reproducer: this.reproducer(at ? at.batch.inputs[at.index]! : undefined),
       detail: { firstExec: f.seq, ...(f.async ? { async: true, attribution: f.attribution } : {}) },
     };
-    this.findings.add(finding, f.count);
-    if (at) this.credit(at.batch.applied[at.index]!, "findings", 1);
+    this.addFinding(finding, f.count);
+    if (at) this.rec.credit(at.batch.applied[at.index]!, "findings", 1);
   }
 
   private onFatal(info: ExitInfo): void {
     const seq = info.status.seq;
     const at = seq >= 0 ? this.ledger.locate(seq) : null;
-    this.execs += this.ledger.abandon(seq);
+    this.rec.exec(this.ledger.abandon(seq));
     const verdict = classifyExit(info, this.opts.timeoutMs);
     const input = at ? at.batch.inputs[at.index] : undefined;
     const detail: Record<string, unknown> = {
@@ -325,10 +318,10 @@ class Campaign {
       ...(verdict.kind === "crash" ? verdict.detail : {}),
     };
     const base = { message: verdict.message, stack: info.stderr, reproducer: this.reproducer(input), detail };
-    this.findings.add(
+    this.addFinding(
       verdict.kind === "hang" ? { kind: "hang", timeoutMs: this.opts.timeoutMs, ...base } : { kind: "crash", crashKind: verdict.crashKind, ...base },
     );
-    if (at) this.credit(at.batch.applied[at.index]!, "findings", 1);
+    if (at) this.rec.credit(at.batch.applied[at.index]!, "findings", 1);
   }
 
   private reproducer(input: Uint8Array | undefined): Finding["reproducer"] {
@@ -340,14 +333,10 @@ class Campaign {
     };
   }
 
-  /** Count one event for every distinct mutator an input went through. */
-  private credit(applied: string[], field: "execs" | "newFeatures" | "findings", n: number): void {
-    for (let k = 0; k < applied.length; k++) {
-      const name = applied[k]!;
-      if (applied.indexOf(name) !== k) continue;
-      const y = (this.yields[name] ??= { execs: 0, newFeatures: 0, findings: 0 });
-      y[field] += n;
-    }
+  /** `count` hits of a finding: kept the first time its dedupe key is seen, counted into detail.hits after. */
+  private addFinding(f: Finding, count = 1): void {
+    const key = dedupeKey(f);
+    if (this.rec.claim(key, count)) this.rec.keep(key, f);
   }
 
   private addTokens(tokens: readonly Uint8Array[]): void {
@@ -361,18 +350,8 @@ class Campaign {
   }
 
   private result(error?: EngineResultInputFor<"input">["error"]): EngineResultInputFor<"input"> {
-    const busyMs = performance.now() - this.started;
-    if (error) return { execs: this.execs, busyMs, error };
-    return {
-      execs: this.execs,
-      busyMs,
-      features: [...this.cov.features],
-      featureTotal: this.cov.featureTotal(),
-      coverage: this.cov.toCoverageMap(),
-      corpus: this.candidates,
-      findings: this.findings.list(),
-      strategyYield: this.yields,
-    };
+    if (error) return this.rec.failed(error);
+    return this.rec.result({ featureTotal: this.cov.featureTotal(), coverage: this.cov.toCoverageMap(this.rec.features) });
   }
 }
 

@@ -10,8 +10,9 @@ import { dirname, resolve } from "node:path";
 import { randomInt } from "node:crypto";
 import {
   FuzzFarmError, JOB_ERROR_KINDS, type Engine, type EngineResultInputFor, type Finding, type FindingFor, type JobFor, type NodeJobStrategy, type Outcome, type ReproducerFor,
-  type CorpusCandidateFor, type EngineRunContext, type Minimized,
+  type EngineRunContext, type Minimized,
 } from "@fuzzfarm/protocol";
+import { JobRecorder } from "@fuzzfarm/corpus";
 import { minimizeSchedule } from "./minimize";
 import { FUZZ_DRIVER } from "./paths";
 import { exportsFuzz, InputSource, writeInput } from "./fuzz-input";
@@ -24,6 +25,9 @@ import { CoverageAccumulator, statementTotal } from "./coverage";
 import type { RunSpec } from "./spawn";
 import { selfTest } from "./selftest";
 import { GuidePicker, guideParams, raceCandidates } from "./guide";
+
+/** A corpus candidate of this engine, as its `run` returns them. */
+type Candidate = NonNullable<Awaited<ReturnType<Engine<"node">["run"]>>["corpus"]>[number];
 
 interface SeedStrategy { strategy: NodeJobStrategy; params: Record<string, number>; seed: number }
 
@@ -61,10 +65,11 @@ async function replayOnce(script: string, args: string[], repro: Pick<Reproducer
 }
 
 async function run(job: JobFor<"node">, ctx: EngineRunContext): Promise<EngineResultInputFor<"node">> {
-  const t0 = performance.now();
+  // Findings: one per bug by triage's rule (FailureSet keys), up to the protocol's 1000.
+  const rec = new JobRecorder<Candidate>({ onProgress: ctx.onProgress, maxFindings: 1000 });
   const script = resolve(job.target.path);
   const bad = checkTarget(script);
-  if (bad) return { execs: 0, busyMs: performance.now() - t0, error: bad };
+  if (bad) return rec.failed(bad);
   const { knobs, strategyParams } = splitParams(job.options);
   const args = job.options.args;
   const timeoutMs = job.options.timeoutMs;
@@ -73,16 +78,11 @@ async function run(job: JobFor<"node">, ctx: EngineRunContext): Promise<EngineRe
   const inputOf = new WeakMap<RunSpec, Uint8Array>();
   const pool = knobs.warm && !inputs && warmCapable(script) ? new WarmPool(knobs.jobs, ctx.sandbox ?? null) : null;
   const seeds = seedStrategies(job);
-  const seen = new Set<string>();
-  const corpus: CorpusCandidateFor<"node">[] = [];
-  const findings: Finding[] = [];
   const failures = new FailureSet(dirname(script));
-  const yieldBy: Record<string, { execs: number; newFeatures: number; findings: number }> = {};
   const cov = new CoverageAccumulator();
-  let execs = 0;
   let observedEvents = 0;
   let pick = 0;
-  const deadline = t0 + job.budget.seconds * 1000;
+  const deadline = rec.startedAt + job.budget.seconds * 1000;
   const more = () => pick < job.budget.runs && performance.now() < deadline && !ctx.signal.aborted;
 
   try {
@@ -92,7 +92,10 @@ async function run(job: JobFor<"node">, ctx: EngineRunContext): Promise<EngineRe
     if (first) inputOf.set(baseSpec, first);
     const base = await execute(baseSpec);
     const lf = base.outcome.kind === "crash" ? loadFailure(base.result.stderr, base.trace?.events.length ?? 0) : null;
-    if (lf) return { execs: 1, busyMs: performance.now() - t0, error: { kind: "target-invalid", message: lf } };
+    if (lf) {
+      rec.exec(1);
+      return rec.failed({ kind: "target-invalid", message: lf });
+    }
     if (!base.trace) throw new FuzzFarmError("FF_ERR_ENGINE_SELFTEST", `the interceptor wrote no trace for ${script}: ${base.result.stderr.split("\n")[0] ?? ""}`);
     observedEvents = base.trace.events.length;
     await absorb(base, "none");
@@ -110,7 +113,7 @@ async function run(job: JobFor<"node">, ctx: EngineRunContext): Promise<EngineRe
         const s = seeds[(i >> 2) % seeds.length]!;
         strategy = s.strategy; params = { ...s.params }; seed = s.seed + 7919 * (i + 1);
       } else if (picker && picker.size > 0 && i % 4 === 1) { // every 4th run reverses a racing pair, novel pairs first
-        const c = picker.next(seen, nextDraw());
+        const c = picker.next(rec.features, nextDraw());
         if (c) { strategy = "guided"; params = guideParams(c); }
       }
       if (params.events === undefined && observedEvents > 0) params.events = observedEvents;
@@ -132,29 +135,28 @@ async function run(job: JobFor<"node">, ctx: EngineRunContext): Promise<EngineRe
   }
 
   async function absorb(ex: Execution, strategyName: string): Promise<void> {
-    execs++;
-    const y = (yieldBy[strategyName] ??= { execs: 0, newFeatures: 0, findings: 0 });
-    y.execs++;
+    rec.exec(1, strategyName);
     if (ex.coverage) cov.add(ex.coverage);
-    const fresh = ex.features.filter((f) => !seen.has(f));
-    for (const f of fresh) seen.add(f);
     const input = inputOf.get(ex.spec);
-    if (fresh.length > 0 && (ex.spec.strategy !== "none" || input)) {
-      y.newFeatures += fresh.length;
+    // The unperturbed baseline's features are seen but credited to no strategy and make no candidate.
+    const creditable = ex.spec.strategy !== "none" || input !== undefined;
+    const fresh = rec.addFeatures(ex.features, creditable ? strategyName : []);
+    if (fresh.length > 0 && creditable) {
       const strategy = { strategy: ex.spec.strategy, params: ex.spec.params, seed: ex.spec.seed, ...(input ? { input: Buffer.from(input).toString("base64") } : {}) };
       if (input) inputs?.add(input);
-      corpus.push({
+      rec.candidate({
         data: input ? Buffer.from(input).toString("base64") : Buffer.from(JSON.stringify({ ...strategy, fingerprint: ex.fingerprint })).toString("base64"),
         strategy, features: fresh.slice(0, 100_000), execTimeUs: Math.round(ex.result.durationMs * 1000),
       });
     }
     if (ex.outcome.kind !== "ok") {
-      if (failures.add(ex.outcome)) {
-        y.findings++;
-        findings.push(await confirm(withInput(ex.outcome, input, args)));
+      const key = failures.keyOf(ex.outcome);
+      if (rec.claim(key)) {
+        rec.credit(strategyName, "findings");
+        rec.keep(key, await confirm(withInput(ex.outcome, input, args)));
       }
     }
-    ctx.onProgress?.({ execs, features: seen.size });
+    rec.progress();
   }
 
   async function confirm(f: FindingFor<"node">): Promise<Finding> {
@@ -170,12 +172,8 @@ async function run(job: JobFor<"node">, ctx: EngineRunContext): Promise<EngineRe
   }
 
   const coverage = cov.toJSON();
-  const total = statementTotal(coverage) + [...seen].filter((f) => f.startsWith("race:")).length;
-  return {
-    execs, busyMs: performance.now() - t0, features: [...seen], featureTotal: total,
-    coverage: knobs.coverage ? (coverage as Record<string, unknown>) : undefined,
-    corpus: corpus.slice(0, 10_000), findings, strategyYield: yieldBy,
-  };
+  const total = statementTotal(coverage) + [...rec.features].filter((f) => f.startsWith("race:")).length;
+  return rec.result({ featureTotal: total, coverage: knobs.coverage ? (coverage as Record<string, unknown>) : undefined });
 }
 
 async function reproduce(target: { path: string }, repro: ReproducerFor<"node">, ctx: EngineRunContext): Promise<Outcome> {

@@ -26,7 +26,11 @@ import { checkStrategy, runSpec } from "./runner/strategies";
 import { checkEngineIds, offeredIds, offeredSpecs, type WasmEngineOptions } from "./runner/offered";
 import type { EngineSpec } from "./runner/engines";
 import type { RunSpec } from "./runner/supervisor";
+import { JobRecorder } from "@fuzzfarm/corpus";
 import { subSeed } from "./sub-seed";
+
+/** A corpus candidate of this engine, as its `run` returns them. */
+type Candidate = NonNullable<Awaited<ReturnType<Engine<"wasm">["run"]>>["corpus"]>[number];
 
 export type WasmTarget = { kind: "generator"; config: GenConfig; name: string } | { kind: "litmus"; file: string };
 
@@ -51,22 +55,13 @@ export function resolveTarget(path: string, overrides: Record<string, unknown> =
   throw new FuzzFarmError("FF_ERR_TARGET_NOT_FOUND", `'${path}' is neither a generator preset (${Object.keys(GEN_PRESETS).join(", ")}), a .json configuration nor a .wasm/.wat litmus module`);
 }
 
-interface Acc {
-  execs: number;
-  features: Set<string>;
-  findings: Finding[];
-  corpus: NonNullable<EngineResultInputFor<"wasm">["corpus"]>;
-  yieldBy: Record<string, { execs: number; newFeatures: number; findings: number }>;
-}
-
-async function runGenerator(t: Extract<WasmTarget, { kind: "generator" }>, job: JobFor<"wasm">, ctx: EngineRunContext, acc: Acc, t0: number, engines: EngineSpec[]): Promise<void> {
+async function runGenerator(t: Extract<WasmTarget, { kind: "generator" }>, job: JobFor<"wasm">, ctx: EngineRunContext, rec: JobRecorder<Candidate>, engines: EngineSpec[]): Promise<void> {
   const o = job.options;
   const optimizer: OptimizerSource = { path: o.optimizer, cmd: o.optimizerCmd };
   await checkOptimizer(optimizer);
   const h = new Harness({}, { sandbox: ctx.sandbox, engines });
-  const deadline = t0 + job.budget.seconds * 1000;
+  const deadline = rec.startedAt + job.budget.seconds * 1000;
   const optLevels = ["O1", "O2", "O3", "Os"] as const;
-  const seen = new Set<string>();
   try {
     const queue: number[] = [];
     for (const s of job.seeds) {
@@ -75,7 +70,7 @@ async function runGenerator(t: Extract<WasmTarget, { kind: "generator" }>, job: 
     }
     let next = o.seedStart;
     for (let i = 0; ; i++) {
-      if (ctx.signal.aborted || performance.now() > deadline || acc.execs >= job.budget.runs) break;
+      if (ctx.signal.aborted || performance.now() > deadline || rec.execs >= job.budget.runs) break;
       const fromCorpus = queue.length > 0;
       const seed = fromCorpus ? queue.shift()! : next++;
       const p = generate(seed, t.config);
@@ -86,14 +81,10 @@ async function runGenerator(t: Extract<WasmTarget, { kind: "generator" }>, job: 
         ...(o.fault ? { fault: o.fault } : {}),
       };
       const report = await h.check({ ...p, seed: salt }, opts);
-      acc.execs += report.execs;
-      const fresh = report.features.filter((f) => !acc.features.has(f));
-      for (const f of fresh) acc.features.add(f);
-      const y = (acc.yieldBy[o.strategy] ??= { execs: 0, newFeatures: 0, findings: 0 });
-      y.execs += report.execs;
-      y.newFeatures += fresh.length;
+      rec.exec(report.execs, o.strategy);
+      const fresh = rec.addFeatures(report.features, o.strategy);
       if (fresh.length && !fromCorpus)
-        acc.corpus.push({
+        rec.candidate({
           data: Buffer.from(JSON.stringify({ generator: t.config, seed })).toString("base64"),
           strategy: { generator: { ...t.config }, seed },
           features: fresh.slice(0, 10_000),
@@ -101,54 +92,47 @@ async function runGenerator(t: Extract<WasmTarget, { kind: "generator" }>, job: 
         });
       // Per-engine yield (the campaign page lists it beside the strategies): each compared configuration.
       for (const id of o.engines ?? []) {
-        const ey = (acc.yieldBy[`engine:${id}`] ??= { execs: 0, newFeatures: 0, findings: 0 });
-        ey.execs += report.execsBy[id] ?? 0;
-        ey.findings += report.findings.filter((f) => f.config.tier === id).length;
+        rec.credit(`engine:${id}`, "execs", report.execsBy[id] ?? 0);
+        rec.credit(`engine:${id}`, "findings", report.findings.filter((f) => f.config.tier === id).length);
       }
       for (const f of report.findings) {
         const key = `${f.oracle}:${f.config.tier}:${f.config.opt}:${report.shape}`;
-        if (seen.has(key) || acc.findings.length >= 200) continue;
-        seen.add(key);
+        if (!rec.claim(key)) continue;
         const budget = { deadline: Math.min(performance.now() + 20_000, deadline + 10_000) };
         const m = await minimizeFinding(h, { ...p, seed: salt }, f, opts, budget);
         // The optimizer under test goes into the reproducer: `reproduce` (replay and minimize jobs, `fuzzfarm
         // repro`) runs the reproducer alone, and without it would optimize with the project's own Binaryen.
-        acc.findings.push(toFinding(m, p, t.config, o.strategy, {
+        rec.keep(key, toFinding(m, p, t.config, o.strategy, {
           runsPerProgram: o.runsPerProgram, scheduleSeed: salt, ...(o.fault ? { fault: o.fault } : {}),
           ...(o.optimizer ? { optimizer: o.optimizer } : {}), ...(o.optimizerCmd ? { optimizerCmd: o.optimizerCmd } : {}),
         }));
-        y.findings++;
+        rec.credit(o.strategy, "findings");
       }
-      ctx.onProgress?.({ execs: acc.execs, features: acc.features.size });
+      rec.progress();
     }
   } finally {
     await h.close();
   }
 }
 
-async function runLitmusJob(t: Extract<WasmTarget, { kind: "litmus" }>, job: JobFor<"wasm">, ctx: EngineRunContext, acc: Acc, t0: number): Promise<void> {
+async function runLitmusJob(t: Extract<WasmTarget, { kind: "litmus" }>, job: JobFor<"wasm">, ctx: EngineRunContext, rec: JobRecorder<Candidate>): Promise<void> {
   const m = await loadLitmus(t.file);
   const fileHash = createHash("sha256").update(m.bytes).digest("hex").slice(0, 12);
   const strategy = job.options.strategy === "mix" ? "auto" : job.options.strategy; // the farm default, mix, is the litmus default here
   const h = new Harness({}, { sandbox: ctx.sandbox });
-  const deadline = t0 + job.budget.seconds * 1000;
+  const deadline = rec.startedAt + job.budget.seconds * 1000;
   try {
-    for (let round = 0; !ctx.signal.aborted && performance.now() < deadline && acc.execs < job.budget.runs; round++) {
-      const runs = Math.min(job.options.runsPerProgram * 5, job.budget.runs - acc.execs);
+    for (let round = 0; !ctx.signal.aborted && performance.now() < deadline && rec.execs < job.budget.runs; round++) {
+      const runs = Math.min(job.options.runsPerProgram * 5, job.budget.runs - rec.execs);
       const seed = job.options.seedStart + round;
       const r = await runLitmus(h, m, { runs, strategy, seed });
-      acc.execs += r.runs;
-      const y = (acc.yieldBy[strategy] ??= { execs: 0, newFeatures: 0, findings: 0 });
-      y.execs += r.runs;
-      const fresh = Object.keys(r.outcomes).map((oc) => `outcome:${fileHash}:${oc}`).filter((f) => !acc.features.has(f));
-      for (const f of fresh) acc.features.add(f);
-      y.newFeatures += fresh.length;
+      rec.exec(r.runs, strategy);
+      rec.addFeatures(Object.keys(r.outcomes).map((oc) => `outcome:${fileHash}:${oc}`), strategy);
       for (const oc of r.forbiddenSeen ?? []) {
         const key = `litmus-sc:${oc}`;
-        if (acc.features.has(key)) continue;
-        acc.features.add(key);
-        y.findings++;
-        acc.findings.push({
+        if (!rec.claim(key)) continue;
+        rec.credit(strategy, "findings");
+        rec.keep(key, {
           kind: "oracle", oracle: "litmus-sc",
           message: `outcome ${oc} is not allowed by sequential consistency`,
           stack: `allowed outcomes: ${r.allowed!.join("  ")}\nobserved: ${JSON.stringify(r.outcomes)}${r.plainAccesses ? "\nnote: the threads make plain accesses; racing plain accesses may legally give non-SC outcomes" : ""}`,
@@ -158,14 +142,13 @@ async function runLitmusJob(t: Extract<WasmTarget, { kind: "litmus" }>, job: Job
       }
       for (const [kind, n] of Object.entries(r.errors)) {
         const key = `litmus-err:${kind}`;
-        if (acc.features.has(key)) continue;
-        acc.features.add(key);
+        if (!rec.claim(key)) continue;
         const f: Finding = kind === "crash"
           ? { kind: "crash", crashKind: "signal", message: `engine process died running ${t.file}`, stack: "", reproducer: { engine: "wasm", seed, options: { strategy, litmus: true }, trace: { file: t.file } }, detail: {} }
           : { kind: "hang", timeoutMs: 3000, message: `${kind} in ${n} of ${r.runs} runs of ${t.file}`, stack: "", reproducer: { engine: "wasm", seed, options: { strategy, litmus: true }, trace: { file: t.file } }, detail: { kind } };
-        acc.findings.push(f);
+        rec.keep(key, f);
       }
-      ctx.onProgress?.({ execs: acc.execs, features: acc.features.size });
+      rec.progress();
       if (r.exhausted) break; // dfs ran every schedule: another round would repeat them
     }
   } finally {
@@ -216,29 +199,18 @@ export function createWasmEngine(opts: WasmEngineOptions = {}): Engine<"wasm"> {
     },
 
     async run(job: JobFor<"wasm">, ctx: EngineRunContext): Promise<EngineResultInputFor<"wasm">> {
-      const t0 = performance.now();
-      const acc: Acc = { execs: 0, features: new Set(), findings: [], corpus: [], yieldBy: {} };
+      const rec = new JobRecorder<Candidate>({ onProgress: ctx.onProgress });
       let error: EngineResultInputFor<"wasm">["error"];
       try {
         checkJob(job);
         const target = resolveTarget(job.target.path, job.options.generator);
         checkStrategy(job.options.strategy, target.kind === "litmus");
-        if (target.kind === "litmus") await runLitmusJob(target, job, ctx, acc, t0);
-        else await runGenerator(target, job, ctx, acc, t0, specs);
+        if (target.kind === "litmus") await runLitmusJob(target, job, ctx, rec);
+        else await runGenerator(target, job, ctx, rec, specs);
       } catch (e) {
         error = jobErrorOf(e);
       }
-      const features = [...acc.features].filter((f) => !f.startsWith("litmus-"));
-      return {
-        execs: acc.execs,
-        busyMs: performance.now() - t0,
-        features,
-        featureTotal: features.length,
-        corpus: acc.corpus,
-        findings: acc.findings,
-        strategyYield: acc.yieldBy,
-        ...(error ? { error } : {}),
-      };
+      return rec.result({ error });
     },
 
     async reproduce(target: { path: string }, repro: ReproducerFor<"wasm">, ctx: EngineRunContext): Promise<Outcome> {
