@@ -7,7 +7,7 @@ import { closeSync, openSync, readSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { sandboxedCommand, type TargetSandbox } from "@fuzzfarm/protocol";
-import type { ChildMessage, InitMessage } from "./messages";
+import type { ChildMessage, InitMessage, OnceChildMessage, ParentMessage } from "./messages";
 
 const HARNESS = fileURLToPath(new URL("./child/harness.cjs", import.meta.url));
 /** Time an executor may take to load the target before the job fails. */
@@ -46,7 +46,11 @@ export interface ExecutorOptions {
   sandbox?: TargetSandbox;
 }
 
-export class Executor {
+/** What an executor may say: ChildMessage in mode "fuzz", OnceChildMessage in mode "once". */
+export type ExecutorMessage = ChildMessage | OnceChildMessage;
+
+/** `M`: the messages of the executor's mode (ChildMessage in mode "fuzz", OnceChildMessage in mode "once"). */
+export class Executor<M extends ExecutorMessage = ChildMessage> {
   private readonly child: ChildProcess;
   private readonly statusFd: number;
   private stderrTail = "";
@@ -54,7 +58,7 @@ export class Executor {
   private hang = false;
   private killedByUs = false;
   private readonly statusBuf = Buffer.alloc(24);
-  onMessage: (m: ChildMessage) => void = () => {};
+  onMessage: (m: M) => void = () => {};
   readonly exited: Promise<ExitInfo>;
 
   constructor(opts: ExecutorOptions) {
@@ -74,7 +78,8 @@ export class Executor {
       this.stderrTail += chunk;
       if (this.stderrTail.length > 2 * MAX_TEXT) this.stderrTail = this.stderrTail.slice(-MAX_TEXT);
     });
-    this.child.on("message", (m) => this.onMessage(m as ChildMessage));
+    // The harness sends only M (messages.ts types both ends).
+    this.child.on("message", (m) => this.onMessage(m as M));
     this.child.on("error", () => {}); // surfaced through 'exit'/'close'
     this.exited = new Promise((resolve) => {
       this.child.on("close", (code, signal) => {
@@ -87,7 +92,8 @@ export class Executor {
     this.send({ ...opts.init, statusPath });
   }
 
-  send(msg: unknown): void {
+  send(msg: InitMessage | ParentMessage): void {
+    // Node types IPC payloads as its JSON Serializable; "advanced" serialization also carries typed arrays.
     if (this.child.connected) this.child.send(msg as never, (err) => void err);
   }
 
@@ -123,7 +129,7 @@ export class Executor {
 }
 
 /** Wait for the first message, or for the process to end; kill it after loadTimeoutMs. */
-export function firstMessage(ex: Executor, loadTimeoutMs: number): Promise<ChildMessage | ExitInfo> {
+export function firstMessage<M extends ExecutorMessage>(ex: Executor<M>, loadTimeoutMs: number): Promise<M | ExitInfo> {
   return new Promise((resolve) => {
     const timer = setTimeout(() => ex.kill(), loadTimeoutMs);
     ex.onMessage = (m) => {
@@ -138,7 +144,7 @@ export function firstMessage(ex: Executor, loadTimeoutMs: number): Promise<Child
   });
 }
 
-export function isExit(x: ChildMessage | ExitInfo): x is ExitInfo {
+export function isExit(x: ExecutorMessage | ExitInfo): x is ExitInfo {
   return !("t" in x);
 }
 

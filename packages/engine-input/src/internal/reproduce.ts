@@ -8,6 +8,7 @@ import { FuzzFarmError, InputOptions, type EngineRunContext, type Finding, type 
 import { Executor, firstMessage, isExit, loadFailure, LOAD_TIMEOUT_MS } from "./executor";
 import { classifyExit } from "./fatal";
 import { resolveTarget } from "./target";
+import type { OnceChildMessage, OnceOutcome } from "./messages";
 
 /** Longest wait for timers and callbacks after fuzz() settled, ms. */
 export const SETTLE_MS = 1000;
@@ -24,7 +25,7 @@ export async function reproduceOnce(target: { path: string }, repro: ReproducerF
   mkdirSync(cacheDir, { recursive: true });
   const resultPath = join(ctx.workDir, `${name}.result.json`);
   const input = new Uint8Array(Buffer.from(repro.input ?? "", "base64"));
-  const ex = new Executor({
+  const ex = new Executor<OnceChildMessage>({
     init: { mode: "once", target: t.path, root: t.root, cacheDir, instrument: true, input, settleMs: Math.min(SETTLE_MS, opts.timeoutMs), resultPath },
     workDir: ctx.workDir,
     name,
@@ -41,7 +42,8 @@ export async function reproduceOnce(target: { path: string }, repro: ReproducerF
     ex.startWatchdog(opts.timeoutMs);
     const info = await ex.exited;
     if (existsSync(resultPath)) {
-      const r = JSON.parse(readFileSync(resultPath, "utf8")) as { kind: string; crashKind?: "uncaught" | "rejection"; message?: string; stack?: string };
+      // Written by child/harness.cjs onceMode.
+      const r = JSON.parse(readFileSync(resultPath, "utf8")) as OnceOutcome;
       if (r.kind === "ok") return { kind: "ok" };
       return { kind: "crash", crashKind: r.crashKind ?? "uncaught", message: r.message ?? "", stack: r.stack ?? "", reproducer: repro, detail: {} };
     }

@@ -11,24 +11,23 @@ import { sandboxedCommand, type TargetSandbox } from "@fuzzfarm/protocol";
 import { WARM_WORKER_HOST } from "./paths";
 import { stripOwnFrames, type RunResult, type RunSpec } from "./spawn";
 import type { Trace } from "./trace";
-
-interface HostReply { id: number; exitCode: number; stdout: string; stderr: string; error: { message: string; stack: string } | null; killed: boolean }
+import type { PreloadStart, WarmReply, WarmRequest } from "./preload-messages";
 
 class Host {
   private proc: ChildProcess;
-  private waiting = new Map<number, (r: HostReply | null) => void>();
+  private waiting = new Map<number, (r: WarmReply | null) => void>();
   constructor(sandbox: TargetSandbox | null) {
     // fork() without its execArgv, spelled as spawn so that the sandbox's prefix can come first
     const cmd = sandboxedCommand(sandbox, process.execPath, [WARM_WORKER_HOST]);
     this.proc = spawn(cmd.command, cmd.args, {
       env: { ...process.env, UV_THREADPOOL_SIZE: "1", NODE_OPTIONS: "" }, stdio: ["ignore", "ignore", "ignore", "ipc"], cwd: sandbox?.cwd,
     });
-    this.proc.on("message", (m: HostReply) => { this.waiting.get(m.id)?.(m); this.waiting.delete(m.id); });
+    this.proc.on("message", (m: WarmReply) => { this.waiting.get(m.id)?.(m); this.waiting.delete(m.id); });
     this.proc.on("exit", () => { for (const w of this.waiting.values()) w(null); this.waiting.clear(); this.dead = true; });
   }
   dead = false;
-  send(id: number, msg: unknown): Promise<HostReply | null> {
-    return new Promise((resolve) => { this.waiting.set(id, resolve); this.proc.send(msg as object); });
+  send(msg: WarmRequest): Promise<WarmReply | null> {
+    return new Promise((resolve) => { this.waiting.set(msg.id, resolve); this.proc.send(msg); });
   }
   close(): void { if (!this.dead) this.proc.kill(); }
 }
@@ -61,11 +60,11 @@ export class WarmPool {
     const host = await this.acquire();
     const id = this.nextId++;
     const traceOut = join(this.dir, `t${id}.json`);
-    const cfg = { strategy: spec.strategy, params: spec.params, seed: spec.seed, traceOut, timeoutMs: spec.timeoutMs, stallMs: spec.stallMs ?? 0, root: spec.cwd ?? process.cwd(), replay: spec.replay ?? null, coverage: !!spec.coverage };
+    const cfg: PreloadStart = { strategy: spec.strategy, params: spec.params, seed: spec.seed, traceOut, timeoutMs: spec.timeoutMs, stallMs: spec.stallMs ?? 0, root: spec.cwd ?? process.cwd(), replay: spec.replay ?? null, coverage: !!spec.coverage };
     const t0 = performance.now();
     try {
       const script = resolve(spec.cwd ?? process.cwd(), spec.script);
-      const reply = await host.send(id, { id, cfg, script, args: spec.args, timeoutMs: spec.timeoutMs });
+      const reply = await host.send({ id, cfg, script, args: spec.args, timeoutMs: spec.timeoutMs });
       let trace: Trace | null = null;
       if (existsSync(traceOut)) { try { trace = JSON.parse(readFileSync(traceOut, "utf8")) as Trace; } catch { trace = null; } rmSync(traceOut, { force: true }); }
       if (!reply) return { exitCode: null, signal: "SIGKILL", stdout: "", stderr: "warm host died", trace, durationMs: performance.now() - t0, killed: false, childTraces: [] };

@@ -9,8 +9,12 @@
 const path = require("node:path");
 
 /**
- * @typedef {{ rel: string, statementMap: object, fnMap: object, branchMap: object }} FileShape
- * @typedef {Record<string, { s: number[], f: number[], b: number[][] }>} Counts
+ * @typedef {import("../messages").FileShape} FileShape
+ * @typedef {import("../messages").Counts} Counts
+ * One file's counters in istanbul's global __coverage__ (the instrumented code increments them).
+ * @typedef {{ statementMap: Record<string, unknown>, fnMap: Record<string, unknown>, branchMap: Record<string, unknown>,
+ *   s: Record<string, number>, f: Record<string, number>, b: Record<string, number[]> }} FileCoverage
+ * @typedef {Record<number, number>} CounterTable (a FileCoverage s, f or branch-arms table)
  */
 
 class CoverageTracker {
@@ -18,9 +22,9 @@ class CoverageTracker {
   constructor(root, known) {
     this.root = root;
     this.known = new Set(known);
-    /** @type {Map<string, { rel: string, data: any }>} */
+    /** @type {Map<string, { rel: string, data: FileCoverage }>} */
     this.files = new Map();
-    /** @type {any[]} */
+    /** @type {CounterTable[]} */
     this.objs = [];
     /** @type {number[]} */
     this.keys = [];
@@ -28,9 +32,9 @@ class CoverageTracker {
     this.names = [];
   }
 
-  /** @returns {any} */
+  /** @returns {Record<string, FileCoverage>} */
   static global() {
-    return /** @type {any} */ (globalThis).__coverage__ ?? {};
+    return /** @type {{ __coverage__?: Record<string, FileCoverage> }} */ (globalThis).__coverage__ ?? {};
   }
 
   /**
@@ -43,21 +47,21 @@ class CoverageTracker {
     const shapes = [];
     for (const abs of Object.keys(cov)) {
       if (this.files.has(abs)) continue;
-      const data = cov[abs];
+      const data = /** @type {FileCoverage} */ (cov[abs]);
       const rel = path.relative(this.root, abs).split(path.sep).join("/");
       this.files.set(abs, { rel, data });
       shapes.push({ rel, statementMap: data.statementMap, fnMap: data.fnMap, branchMap: data.branchMap });
       for (const id of Object.keys(data.s)) this.track(data.s, Number(id), `s:${rel}:${id}`);
       for (const id of Object.keys(data.f)) this.track(data.f, Number(id), `f:${rel}:${id}`);
       for (const id of Object.keys(data.b)) {
-        const arms = data.b[id];
+        const arms = /** @type {number[]} */ (data.b[id]);
         for (let arm = 0; arm < arms.length; arm++) this.track(arms, arm, `b:${rel}:${id}:${arm}`);
       }
     }
     return shapes;
   }
 
-  /** @param {any} obj @param {number} key @param {string} name */
+  /** @param {CounterTable} obj @param {number} key @param {string} name */
   track(obj, key, name) {
     if (this.known.has(name)) return;
     this.objs.push(obj);

@@ -17,6 +17,19 @@
 // mode "once" (reproduce): run one input, let the event loop settle, write
 // the outcome to a result file and exit.
 "use strict";
+/**
+ * The messages of this process's IPC channel, typed once in messages.ts:
+ * @typedef {import("../messages").InitMessage} InitMessage
+ * @typedef {import("../messages").ParentMessage} ParentMessage
+ * @typedef {Extract<ParentMessage, { t: "batch" }>} BatchMessage
+ * @typedef {import("../messages").ChildMessage} ChildMessage
+ * @typedef {import("../messages").OnceChildMessage} OnceChildMessage
+ * @typedef {import("../messages").OnceOutcome} OnceOutcome
+ * @typedef {import("../messages").ChildFinding} ChildFinding
+ * @typedef {import("../messages").FileShape} FileShape
+ * @typedef {ChildFinding["kind"]} ErrorKind
+ * @typedef {Omit<ChildFinding, "count">} FindingHit
+ */
 const fs = require("node:fs");
 const { performance } = require("node:perf_hooks");
 const { installHook } = require("./instrument.cjs");
@@ -27,8 +40,8 @@ const REPLAY_LIMIT_PER_KEY = 3;
 const realExit = process.exit.bind(process);
 
 // A target calling process.exit ends the executor: leave its stack on stderr for triage.
-process.exit = /** @type {any} */ (
-  function exitHook(/** @type {any} */ code) {
+process.exit = /** @type {typeof process.exit} */ (
+  function exitHook(/** @type {number | string | null | undefined} */ code) {
     const stack = new Error(`target called process.exit(${code ?? ""})`).stack ?? "";
     try {
       fs.writeSync(2, `fuzzfarm: ${stack}\n`);
@@ -39,7 +52,7 @@ process.exit = /** @type {any} */ (
   }
 );
 
-/** @type {{kind: string, error: unknown}[]} */
+/** @type {{kind: ErrorKind, error: unknown}[]} */
 const asyncErrors = [];
 process.on("uncaughtException", (error) => asyncErrors.push({ kind: "uncaught", error }));
 process.on("unhandledRejection", (error) => asyncErrors.push({ kind: "rejection", error }));
@@ -56,13 +69,13 @@ function writeStatus(seq, running) {
   fs.writeSync(statusFd, status, 0, 24, 0);
 }
 
-/** @param {any} msg */
+/** @param {ChildMessage | OnceChildMessage} msg */
 function send(msg) {
   if (process.send) process.send(msg);
 }
 
 /**
- * @param {any} init
+ * @param {InitMessage} init
  * @returns {{ error: string } | { fuzz: (data: Buffer) => unknown, hook: import("./instrument.cjs").HookState }}
  */
 function loadTarget(init) {
@@ -95,7 +108,7 @@ function unpack(data, ends) {
 
 /** @param {unknown} r @returns {r is PromiseLike<unknown>} */
 function isThenable(r) {
-  return r !== null && (typeof r === "object" || typeof r === "function") && typeof (/** @type {any} */ (r).then) === "function";
+  return r !== null && (typeof r === "object" || typeof r === "function") && typeof (/** @type {{ then?: unknown }} */ (r).then) === "function";
 }
 
 const settle = () =>
@@ -103,7 +116,7 @@ const settle = () =>
 
 // ---------------------------------------------------------------- fuzz mode
 
-/** @param {any} init */
+/** @param {InitMessage} init */
 function fuzzMode(init) {
   const loaded = loadTarget(init);
   if ("error" in loaded) {
@@ -111,7 +124,7 @@ function fuzzMode(init) {
     return;
   }
   const { fuzz, hook } = loaded;
-  const cov = new CoverageTracker(init.root, init.known);
+  const cov = new CoverageTracker(init.root, init.known ?? []);
   let loadedSeen = -1;
   let tokensSent = 0;
   let lastSeq = -1;
@@ -137,6 +150,7 @@ function fuzzMode(init) {
   /**
    * Run one input; returns the finding it raised synchronously or by its promise.
    * @param {number} seq @param {Uint8Array} data
+   * @returns {Promise<{ kind: ErrorKind, message: string, stack: string } | null>}
    */
   async function runOne(seq, data) {
     writeStatus(seq, 1);
@@ -177,10 +191,10 @@ function fuzzMode(init) {
     return (await groupRaises([cands[lo]])) ? cands[lo].seq : -1;
   }
 
-  /** @param {Map<string, any>} agg @param {{seq: number, data: Uint8Array}[]} cands */
+  /** @param {Map<string, ChildFinding>} agg @param {{seq: number, data: Uint8Array}[]} cands */
   async function drainAsyncErrors(agg, cands) {
     while (asyncErrors.length > 0) {
-      const { kind, error } = /** @type {{kind: string, error: unknown}} */ (asyncErrors.shift());
+      const { kind, error } = /** @type {{kind: ErrorKind, error: unknown}} */ (asyncErrors.shift());
       const d = describe(error);
       const key = batchKey(kind, d.stack, d.message);
       const tries = attributed.get(key) ?? 0;
@@ -197,7 +211,7 @@ function fuzzMode(init) {
     }
   }
 
-  /** @param {Map<string, any>} agg @param {any} f */
+  /** @param {Map<string, ChildFinding>} agg @param {FindingHit} f */
   function addFinding(agg, f) {
     const key = batchKey(f.kind, f.stack, f.message);
     const prev = agg.get(key);
@@ -205,10 +219,12 @@ function fuzzMode(init) {
     else agg.set(key, { ...f, count: 1 });
   }
 
-  /** @param {any} b */
+  /** @param {BatchMessage} b */
   async function runBatch(b) {
-    /** @type {Map<string, any>} */
+    /** @type {Map<string, ChildFinding>} */
     const agg = new Map();
+    /** @type {FileShape[]} */
+    let files = [];
     /** @type {{seq: number, f: string[], us: number}[]} */
     const newCov = [];
     const inputs = unpack(b.data, b.ends);
@@ -219,7 +235,7 @@ function fuzzMode(init) {
       const finding = await runOne(seq, inputs[i]);
       const us = Math.round((performance.now() - t0) * 1000);
       if (finding) addFinding(agg, { ...finding, seq });
-      if (hook.loaded !== loadedSeen) b.files = (b.files ?? []).concat(newShapes());
+      if (hook.loaded !== loadedSeen) files = files.concat(newShapes());
       const f = cov.collectNew();
       if (f) newCov.push({ seq, f, us });
     }
@@ -239,21 +255,21 @@ function fuzzMode(init) {
       newCov,
       loose,
       findings: [...agg.values()],
-      files: b.files ?? [],
+      files,
       tokens: newTokens(),
       counts: b.snap ? cov.counts() : undefined,
     });
   }
 
-  /** @type {any[]} */
+  /** @type {ParentMessage[]} */
   const queue = [];
   let scheduled = false;
   const drain = async () => {
-    const msg = queue.shift();
+    const msg = /** @type {ParentMessage} */ (queue.shift());
     if (msg.t === "batch") await runBatch(msg);
     else if (msg.t === "finish") {
       await settle();
-      /** @type {Map<string, any>} */
+      /** @type {Map<string, ChildFinding>} */
       const agg = new Map();
       if (asyncErrors.length > 0) await drainAsyncErrors(agg, recent);
       sendThen({ t: "final", findings: [...agg.values()], loose: cov.collectNew() ?? [], counts: cov.counts() }, () => realExit(0));
@@ -262,7 +278,7 @@ function fuzzMode(init) {
     if (queue.length > 0) setImmediate(drain);
     else scheduled = false;
   };
-  process.on("message", (/** @type {any} */ msg) => {
+  process.on("message", (/** @type {ParentMessage} */ msg) => {
     queue.push(msg);
     if (!scheduled) {
       scheduled = true;
@@ -273,14 +289,14 @@ function fuzzMode(init) {
   });
 }
 
-/** @param {any} msg @param {() => void} [cb] */
+/** @param {ChildMessage | OnceChildMessage} msg @param {() => void} [cb] */
 function sendThen(msg, cb) {
   if (process.send) process.send(msg, undefined, {}, cb);
 }
 
 // ---------------------------------------------------------------- once mode
 
-/** @param {any} init */
+/** @param {InitMessage} init */
 function onceMode(init) {
   const loaded = loadTarget(init);
   if ("error" in loaded) {
@@ -289,20 +305,20 @@ function onceMode(init) {
   }
   const { fuzz } = loaded;
   let written = false;
-  /** @param {any} outcome */
+  /** @param {OnceOutcome} outcome */
   const finish = (outcome) => {
     if (written) return;
     written = true;
-    fs.writeFileSync(init.resultPath, JSON.stringify(outcome));
+    fs.writeFileSync(/** @type {string} */ (init.resultPath), JSON.stringify(outcome));
     realExit(0);
   };
-  const crash = (/** @type {string} */ kind, /** @type {unknown} */ e) => finish({ kind: "crash", crashKind: kind, ...describe(e) });
+  const crash = (/** @type {ErrorKind} */ kind, /** @type {unknown} */ e) => finish({ kind: "crash", crashKind: kind, ...describe(e) });
   process.removeAllListeners("uncaughtException");
   process.removeAllListeners("unhandledRejection");
   process.on("uncaughtException", (e) => crash("uncaught", e));
   process.on("unhandledRejection", (e) => crash("rejection", e));
   sendThen({ t: "ready" }, () => {
-    /** @type {any} */ (process).channel?.unref();
+    process.channel?.unref();
     writeStatus(0, 1);
     const input = /** @type {Uint8Array} */ (init.input);
     const settled = () => {
@@ -323,7 +339,7 @@ function onceMode(init) {
   });
 }
 
-process.once("message", (/** @type {any} */ init) => {
+process.once("message", (/** @type {InitMessage} */ init) => {
   statusFd = fs.openSync(init.statusPath, "r+");
   if (init.mode === "once") onceMode(init);
   else fuzzMode(init);

@@ -23,14 +23,21 @@ const NODE_MODULES = `${path.sep}node_modules${path.sep}`;
 /**
  * @typedef {{ root: string, cacheDir: string, instrument: boolean }} HookOptions
  * @typedef {{ loaded: number, tokens: Buffer[] }} HookState
+ * The parts of @babel/core, a babel plugin and node's Module this file uses (no @types packages here):
+ * @typedef {{ transformSync(source: string, options: Record<string, unknown>): { code: string } }} BabelCore
+ * @typedef {string | [string, Record<string, unknown>] | { pre(file: { path: { traverse(visitors: Record<string, (p: { node: { value: unknown } }) => void>): void } }): void }} BabelPlugin
+ * @typedef {{ _compile(code: string, filename: string): void }} CompiledModule
+ * @typedef {{ _extensions: Record<string, (module: CompiledModule, filename: string) => void>,
+ *   _resolveFilename: (this: unknown, request: string, ...rest: unknown[]) => string }} ModuleInternals
  */
 
-/** @type {any} */
+/** @type {BabelCore | null} */
 let babel = null;
 
 /**
  * Literal values of a program as byte strings.
- * @param {any[]} out
+ * @param {Buffer[]} out
+ * @returns {BabelPlugin}
  */
 function dictionaryPlugin(out) {
   /** @param {string | number} v */
@@ -54,12 +61,11 @@ function dictionaryPlugin(out) {
     if (Math.abs(v) >= 10) out.push(Buffer.from(String(v), "latin1"));
   };
   return {
-    /** @param {any} file */
     pre(file) {
       file.path.traverse({
-        /** @param {any} p */ StringLiteral(p) { add(p.node.value); },
-        /** @param {any} p */ NumericLiteral(p) { add(p.node.value); },
-        /** @param {any} p */ TemplateElement(p) { add(p.node.value.cooked ?? ""); },
+        StringLiteral(p) { add(/** @type {string} */ (p.node.value)); },
+        NumericLiteral(p) { add(/** @type {number} */ (p.node.value)); },
+        TemplateElement(p) { add(/** @type {{ cooked?: string | null }} */ (p.node.value).cooked ?? ""); },
       });
     },
   };
@@ -75,10 +81,10 @@ function dictionaryPlugin(out) {
 function transform(filename, source, opts, instrument) {
   // Loaded on first use only: an executor whose files are all cached skips babel.
   const load = require;
-  babel ??= load("@babel/core");
+  babel ??= /** @type {BabelCore} */ (load("@babel/core"));
   /** @type {Buffer[]} */
   const tokens = [];
-  /** @type {any[]} */
+  /** @type {BabelPlugin[]} */
   const plugins = [];
   if (instrument) {
     plugins.push(dictionaryPlugin(tokens));
@@ -141,12 +147,12 @@ function compileCached(filename, opts, instrument) {
 function installHook(opts) {
   /** @type {HookState} */
   const state = { loaded: 0, tokens: [] };
-  const M = /** @type {any} */ (Module);
+  const M = /** @type {ModuleInternals} */ (/** @type {unknown} */ (Module));
   const jsLoader = M._extensions[".js"];
   const rootPrefix = opts.root.endsWith(path.sep) ? opts.root : opts.root + path.sep;
   for (const ext of EXTENSIONS) {
     const original = M._extensions[ext] ?? jsLoader;
-    /** @param {any} module @param {string} filename */
+    /** @param {CompiledModule} module @param {string} filename */
     M._extensions[ext] = function fuzzfarmLoad(module, filename) {
       const vendored = filename.includes(NODE_MODULES);
       if (vendored && (ext === ".js" || ext === ".cjs")) return original(module, filename);
@@ -161,7 +167,7 @@ function installHook(opts) {
   }
   // TypeScript sources often import "./x.js" meaning "./x.ts".
   const resolve = M._resolveFilename;
-  /** @param {string} request @param {...any} rest */
+  /** @this {unknown} @param {string} request @param {...unknown} rest */
   M._resolveFilename = function (request, ...rest) {
     try {
       return resolve.call(this, request, ...rest);

@@ -15,6 +15,15 @@
 // (options.file, options.args, options.envPairs); the synchronous ones are
 // wrapped at the public API (core calls its own module-local spawnSync).
 'use strict';
+/**
+ * A child's config is what the preload starts from (preload-messages.ts); the parent's trace lists the children:
+ * @typedef {import('../preload-messages').PreloadStart} PreloadStart
+ * @typedef {import('../preload-messages').ChildRecord} ChildRecord
+ * What node's internal process_wrap spawn receives (lib/internal/child_process.js):
+ * @typedef {{ file?: string, args?: string[], envPairs?: string[] }} NativeSpawnOptions
+ * @typedef {{ prototype: { spawn(this: unknown, options: NativeSpawnOptions): unknown } }} NativeProcess
+ * @typedef {{ shell?: unknown, env?: NodeJS.ProcessEnv }} SyncOptions
+ */
 const fs = require('node:fs');
 const path = require('node:path');
 
@@ -46,12 +55,12 @@ function stripRequire(/** @type {string} */ opts) {
 }
 
 /**
- * @param {any} cfg the parent's config (strategy, params, seed, traceOut, stallMs, root)
+ * @param {PreloadStart} cfg the parent's config (strategy, params, seed, traceOut, stallMs, root)
  * @param {string} cfgPath the parent's config file (children's files go next to it)
- * @returns {{children: any[]}} the list of started children, for the parent's trace
+ * @returns {{children: ChildRecord[]}} the list of started children, for the parent's trace
  */
 function installChildren(cfg, cfgPath) {
-  /** @type {any[]} */
+  /** @type {ChildRecord[]} */
   const children = [];
 
   /** Config file and env additions for the next child; null when it is not a node child. */
@@ -60,6 +69,7 @@ function installChildren(cfg, cfgPath) {
     const seed = childSeed(cfg.seed || 0, n);
     const file = `${cfgPath}.child-${n}.json`;
     const traceOut = cfg.traceOut ? `${cfg.traceOut}.child-${n}.json` : null;
+    /** @type {PreloadStart} */
     const childCfg = {
       strategy: cfg.strategy, params: cfg.params, seed, traceOut, timeoutMs: 0, stallMs: cfg.stallMs || 0,
       root: cfg.root, replay: null, coverage: false, child: n, record: cfg.record,
@@ -69,7 +79,7 @@ function installChildren(cfg, cfgPath) {
     return file;
   }
 
-  /** @param {Record<string, string>} env @param {string} cfgFile @param {boolean} needRequire */
+  /** @param {NodeJS.ProcessEnv} env @param {string} cfgFile @param {boolean} needRequire */
   function addEnv(env, cfgFile, needRequire) {
     env.FUZZFARM_NODE = cfgFile;
     if (!env.UV_THREADPOOL_SIZE) env.UV_THREADPOOL_SIZE = '1';
@@ -82,12 +92,15 @@ function installChildren(cfg, cfgPath) {
   // ---- async: the native spawn every ChildProcess goes through
   const prev = process.noDeprecation;
   process.noDeprecation = true;
-  /** @type {any} */
+  /** @type {NativeProcess} */
   let Process;
-  try { Process = /** @type {any} */ (process).binding('process_wrap').Process; } finally { process.noDeprecation = prev; }
+  try {
+    Process = /** @type {{ binding(name: string): { Process: NativeProcess } }} */ (/** @type {unknown} */ (process)).binding('process_wrap').Process;
+  } finally { process.noDeprecation = prev; }
   const nativeSpawn = Process.prototype.spawn;
-  Process.prototype.spawn = function (/** @type {any} */ options) {
-    const args = Array.isArray(options && options.args) ? options.args : [];
+  /** @this {unknown} @param {NativeSpawnOptions} options */
+  Process.prototype.spawn = function (options) {
+    const args = options && Array.isArray(options.args) ? options.args : [];
     const shellCmd = args.length >= 3 && args[1] === '-c' ? args[2] : null;
     const node = isNodeFile(options && options.file) || (shellCmd !== null && isNodeCommand(shellCmd));
     if (node && Array.isArray(options.envPairs)) {
@@ -109,12 +122,12 @@ function installChildren(cfg, cfgPath) {
   /** @param {'spawnSync' | 'execFileSync' | 'execSync'} name */
   const wrapSync = (name) => {
     const orig = cp[name];
-    /** @this {any} */
-    const wrapped = function (/** @type {any[]} */ ...a) {
+    /** @this {unknown} */
+    const wrapped = function (/** @type {unknown[]} */ ...a) {
       const first = a[0];
       let optIdx = -1;
       for (let i = 1; i < a.length; i++) if (a[i] && typeof a[i] === 'object' && !Array.isArray(a[i])) { optIdx = i; break; }
-      const opts = optIdx >= 0 ? a[optIdx] : null;
+      const opts = /** @type {SyncOptions | null} */ (optIdx >= 0 ? a[optIdx] : null);
       const shell = name === 'execSync' || (opts && opts.shell);
       const argList = name !== 'execSync' && Array.isArray(a[1]) ? a[1] : [];
       const node = shell ? isNodeCommand(name === 'execSync' ? first : [first, ...argList].join(' ')) : isNodeFile(first);
@@ -128,7 +141,7 @@ function installChildren(cfg, cfgPath) {
       }
       return Reflect.apply(orig, this, a);
     };
-    /** @type {any} */ (cp)[name] = wrapped;
+    /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (cp))[name] = wrapped;
   };
   wrapSync('spawnSync');
   wrapSync('execFileSync');

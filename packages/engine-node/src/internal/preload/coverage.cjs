@@ -14,9 +14,9 @@ function startCoverage() {
   session.post('Profiler.enable');
   session.post('Profiler.startPreciseCoverage', { callCount: true, detailed: true });
   return {
-    /** @returns {any[]} V8 ScriptCoverage entries of the program's files (node_modules and the fuzzer excluded) */
+    /** @returns {import('../trace').V8ScriptCoverage[]} V8 ScriptCoverage entries of the program's files (node_modules and the fuzzer excluded) */
     take() {
-      /** @type {any[]} */
+      /** @type {import('../trace').V8ScriptCoverage[]} */
       let result = [];
       session.post('Profiler.takePreciseCoverage', (err, r) => { if (!err) result = r.result; });
       return result.filter((s) => {

@@ -15,11 +15,17 @@
 // At exit the trace (every delivered event, the uncaught error if any, the
 // hang report) is written to traceOut as JSON.
 'use strict';
+/**
+ * The config this file starts from and the trace it writes, typed in the engine (preload-messages.ts, trace.ts):
+ * @typedef {import('../preload-messages').PreloadStart} PreloadStart
+ * @typedef {import('../trace').Trace} Trace
+ * @typedef {{ timeoutMs: number, stallMs?: number }} HangReport
+ */
 const fs = require('node:fs');
 
 /** The trace of a run nobody records: deliveries are counted (S.seq), not kept. */
 class DroppingTrace extends Array {
-  /** @param {any[]} _items */
+  /** @param {unknown[]} _items */
   push(..._items) { return 0; }
 }
 
@@ -32,7 +38,7 @@ if (cfgPath) {
 module.exports = { start };
 
 
-/** @param {any} cfg @param {string} [cfgPath] the config file (children's configs go next to it) */
+/** @param {PreloadStart} cfg @param {string} [cfgPath] the config file (children's configs go next to it) */
 function start(cfg, cfgPath) {
   const { S, makeSlot, pendingRecords } = require('./scheduler.cjs');
   const { makeStrategy, makeRng } = require('./strategies.cjs');
@@ -42,7 +48,7 @@ function start(cfg, cfgPath) {
   try {
     installed = require('./hooks.cjs').installAll();
   } catch (e) {
-    process.stderr.write(`fuzzfarm: the interceptor could not install its hooks on Node ${process.version}: ${e && /** @type {any} */ (e).message}\n`);
+    process.stderr.write(`fuzzfarm: the interceptor could not install its hooks on Node ${process.version}: ${e && /** @type {{ message?: unknown }} */ (e).message}\n`);
     process.exit(70);
   }
   // a replay names sites as its recording did, whatever its own cwd
@@ -54,18 +60,19 @@ function start(cfg, cfgPath) {
   }
   S.strategy = makeStrategy(cfg.strategy || 'none', cfg.params || {}, makeRng(cfg.seed || 0));
   const coverage = cfg.coverage ? require('./coverage.cjs').startCoverage() : null;
-  /** @type {any} */
+  /** @type {ReturnType<typeof import('./replay.cjs').installReplay> | null} */
   let replay = null;
   if (cfg.replay) replay = require('./replay.cjs').installReplay(cfg.replay);
   const spawned = cfgPath ? require('./children.cjs').installChildren(cfg, cfgPath) : { children: [] };
 
   const strip = (/** @type {string} */ s) => String(s).split('\n').filter((l) => !l.includes(SELF_DIR)).join('\n');
-  /** @type {any} */
+  /** @type {Trace["uncaught"]} */
   let uncaught = null;
-  /** @type {any} */
+  /** @type {Trace["hang"]} */
   let hang = null;
   process.on('uncaughtExceptionMonitor', (err, origin) => {
-    const e = /** @type {any} */ (err);
+    // anything may be thrown: an Error, or a string, a number, null...
+    const e = /** @type {{ stack?: string } | null | undefined} */ (/** @type {unknown} */ (err));
     const stack = e && e.stack ? strip(e.stack) : String(e);
     uncaught = { origin, message: String(e && e.stack ? stack.split('\n')[0] : e), stack };
     if (!require('node:worker_threads').isMainThread) write(1);
@@ -75,9 +82,10 @@ function start(cfg, cfgPath) {
   function write(/** @type {number} */ code) {
     if (written || !cfg.traceOut) return;
     written = true;
+    /** @type {Trace} */
     const doc = {
       version: 1, node: process.version, strategy: { name: S.strategy.name, params: S.strategy.params }, seed: cfg.seed || 0,
-      mode: replay ? (cfg.replay.holdSet ? 'replay-subset' : 'replay') : 'fuzz', root: S.root, installed, exitCode: code,
+      mode: replay ? (cfg.replay?.holdSet ? 'replay-subset' : 'replay') : 'fuzz', root: S.root, installed, exitCode: code,
       heldAtExit: S.held, replaySkipped: replay ? replay.skipped : 0, uncaught, hang, events: S.trace.concat(pendingRecords()),
       coverage: coverage ? coverage.take() : undefined, children: spawned.children,
     };
@@ -85,7 +93,7 @@ function start(cfg, cfgPath) {
   }
   process.on('exit', (code) => write(code));
 
-  /** @param {any} report @param {string} why */
+  /** @param {HangReport} report @param {string} why */
   function reportHang(report, why) {
     const pending = require('./pending.cjs').describePending();
     hang = { ...report, pending };
@@ -104,7 +112,7 @@ function start(cfg, cfgPath) {
  * fires something else does). A stall is stallMs without any delivered
  * callback while the program waits on no ref'd timer of its own and no child
  * process.
- * @param {number} stallMs @param {(report: any, why: string) => void} reportHang
+ * @param {number} stallMs @param {(report: HangReport, why: string) => void} reportHang
  */
 function watchStall(stallMs, reportHang) {
   const { S, makeSlot } = require('./scheduler.cjs');
@@ -114,7 +122,7 @@ function watchStall(stallMs, reportHang) {
   let since = performance.now();
   const waitsOnOwnWork = () => {
     for (const t of liveTimers) if (!t._destroyed && t.hasRef()) return true;
-    for (const h of /** @type {any} */ (process)._getActiveHandles()) {
+    for (const h of /** @type {{ _getActiveHandles(): ({ constructor?: { name?: string } } | null)[] }} */ (/** @type {unknown} */ (process))._getActiveHandles()) {
       if (h && h.constructor && h.constructor.name === 'ChildProcess') return true;
     }
     return false;

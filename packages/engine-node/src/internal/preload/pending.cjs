@@ -14,7 +14,14 @@ function describePending() {
     const site = resInfo(t).site;
     out.push(`${t._repeat ? 'interval' : 'timer'} ${t._idleTimeout} ms set at ${site}${t.hasRef() ? '' : ' (unref)'}`);
   }
-  const proc = /** @type {any} */ (process);
+  /**
+   * Node's own lists of what keeps the loop alive (undocumented, read for this report only).
+   * @typedef {{ constructor?: { name?: string }, _handle?: object, remoteAddress?: string, remotePort?: number, destroyed?: boolean,
+   *   address?: () => { port?: number } | string | null, pid?: number, spawnfile?: string }} ActiveHandle
+   */
+  const proc = /** @type {{ _getActiveHandles(): ActiveHandle[], _getActiveRequests(): ({ constructor?: { name?: string } } | null)[] }} */ (
+    /** @type {unknown} */ (process)
+  );
   for (const h of proc._getActiveHandles()) {
     if (h === process.stdout || h === process.stderr || h === process.stdin) continue;
     const name = (h && h.constructor && h.constructor.name) || typeof h;

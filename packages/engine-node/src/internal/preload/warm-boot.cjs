@@ -7,7 +7,7 @@ const { parentPort } = require('node:worker_threads');
 
 const port = parentPort;
 if (port) {
-  port.once('message', (msg) => {
+  port.once('message', (/** @type {import('../preload-messages').WarmRun} */ msg) => {
     port.unref();
     process.argv = [process.argv[0] || process.execPath, msg.script, ...msg.args];
     require('./index.cjs').start(msg.cfg);

@@ -7,6 +7,11 @@
 // Worker isolation: own isolate, own module registry, own prototypes (the
 // interceptor's hooks), own process.env copy. The trace goes to cfg.traceOut.
 'use strict';
+/**
+ * @typedef {import('../preload-messages').WarmRequest} WarmRequest
+ * @typedef {import('../preload-messages').WarmRun} WarmRun
+ * @typedef {import('../preload-messages').WarmReply} WarmReply
+ */
 const { Worker } = require('node:worker_threads');
 const path = require('node:path');
 
@@ -15,7 +20,7 @@ const MAX_OUT = 1 << 20;
 
 function boot() {
   const w = new Worker(BOOT, { stdout: true, stderr: true, stdin: false, argv: [], execArgv: [] });
-  /** @type {{w: any, stdout: string, stderr: string, error: {message: string, stack: string} | null}} */
+  /** @type {{w: Worker, stdout: string, stderr: string, error: WarmReply["error"]}} */
   const run = { w, stdout: '', stderr: '', error: null };
   w.stdout.on('data', (d) => { if (run.stdout.length < MAX_OUT) run.stdout += d; });
   w.stderr.on('data', (d) => { if (run.stderr.length < MAX_OUT) run.stderr += d; });
@@ -23,8 +28,11 @@ function boot() {
   return run;
 }
 
+/** @param {WarmReply} m */
+const reply = (m) => process.send?.(m);
+
 let spare = boot();
-process.on('message', (/** @type {any} */ msg) => {
+process.on('message', (/** @type {WarmRequest} */ msg) => {
   const run = spare;
   spare = boot();
   let killed = false;
@@ -33,9 +41,11 @@ process.on('message', (/** @type {any} */ msg) => {
     clearTimeout(hard);
     // let the stdio streams flush what the worker wrote before it exited
     setImmediate(() => {
-      /** @type {any} */ (process).send({ id: msg.id, exitCode: code, stdout: run.stdout, stderr: run.stderr, error: run.error, killed });
+      reply({ id: msg.id, exitCode: code, stdout: run.stdout, stderr: run.stderr, error: run.error, killed });
     });
   });
-  run.w.postMessage({ cfg: msg.cfg, script: msg.script, args: msg.args });
+  /** @type {WarmRun} */
+  const job = { cfg: msg.cfg, script: msg.script, args: msg.args };
+  run.w.postMessage(job);
 });
 process.on('disconnect', () => process.exit(0));

@@ -9,20 +9,38 @@ import { Worker } from "node:worker_threads";
 import * as C from "./ctl.mjs";
 import { connect } from "./transport.mjs";
 
-// The repo's TypeScript lib has no WebAssembly namespace nor Atomics.waitAsync: reach them untyped.
-const WA = /** @type {any} */ (globalThis).WebAssembly;
-const waitAsync = /** @type {any} */ (Atomics).waitAsync;
+/**
+ * The runner protocol and the WebAssembly parts used, typed in messages.ts:
+ * @typedef {import("./messages").RunnerRequest} RunnerRequest
+ * @typedef {import("./messages").RunnerReply} RunnerReply
+ * @typedef {import("./messages").RunSpec} RunSpec
+ * @typedef {import("./messages").RunResult} RunResult
+ * @typedef {import("./messages").RunError} RunError
+ * @typedef {import("./messages").ModuleMeta} ModuleMeta
+ * @typedef {import("./messages").PoolRequest} PoolRequest
+ * @typedef {import("./messages").PoolReply} PoolReply
+ * @typedef {import("./messages").WasmApi} WasmApi
+ * @typedef {import("./messages").WasmModule} WasmModule
+ * @typedef {import("./messages").WasmMemory} WasmMemory
+ * @typedef {import("./messages").WasmInstance} WasmInstance
+ * @typedef {import("./messages").WaitAsync} WaitAsync
+ */
+
+// The repo's TypeScript lib has no WebAssembly namespace nor Atomics.waitAsync: messages.ts declares the parts used.
+const WA = /** @type {{ WebAssembly: WasmApi }} */ (/** @type {unknown} */ (globalThis)).WebAssembly;
+const waitAsync = /** @type {{ waitAsync: WaitAsync }} */ (/** @type {unknown} */ (Atomics)).waitAsync;
 
 /** Reply to the supervisor (IPC under Node, JSON lines elsewhere: transport.mjs). */
-let send = (/** @type {any} */ _m) => {};
+let send = (/** @type {RunnerReply} */ _m) => {};
 const ctlSab = new SharedArrayBuffer(C.CTL_INTS * 4);
 const ctl = new Int32Array(ctlSab);
 const errSab = new SharedArrayBuffer(1024);
 /** @type {Worker[]} */ let workers = [];
-/** @type {any} */ let module = null;
-/** @type {any} */ let memory = null;
-/** @type {any} */ let meta = null;
-/** @type {any} */ let mainExports = null;
+// The module of the runs, set by the first "load" (the supervisor loads before it runs).
+/** @type {WasmModule | null} */ let module = null;
+/** @type {WasmMemory} */ let memory = /** @type {WasmMemory} */ (/** @type {unknown} */ (null));
+/** @type {ModuleMeta} */ let meta = /** @type {ModuleMeta} */ (/** @type {unknown} */ (null));
+/** @type {WasmInstance["exports"]} */ let mainExports = {};
 
 function newWorker(/** @type {number} */ index) {
   const w = new Worker(new URL("./worker.mjs", import.meta.url), { workerData: { index, ctl: ctlSab, err: errSab } });
@@ -33,13 +51,15 @@ function newWorker(/** @type {number} */ index) {
 /** @param {Worker} w @param {number} i */
 function loadInto(w, i) {
   return new Promise((resolve, reject) => {
-    const on = (/** @type {any} */ m) => {
+    const on = (/** @type {PoolReply} */ m) => {
       if (m.type !== "loaded" || m.index !== i) return;
       w.off("message", on);
       if (m.error) reject(new Error(m.error)); else resolve(undefined);
     };
     w.on("message", on);
-    w.postMessage({ type: "load", module, memory, meta: { kind: meta.kind } });
+    /** @type {PoolRequest} */
+    const req = { type: "load", module: /** @type {WasmModule} */ (module), memory, meta: { kind: meta.kind } };
+    w.postMessage(req);
   });
 }
 
@@ -55,7 +75,7 @@ async function waitIdle(/** @type {number} */ n, /** @type {number} */ ms) {
   return true;
 }
 
-async function loadModule(/** @type {any} */ msg) {
+async function loadModule(/** @type {Extract<RunnerRequest, { type: "load" }>} */ msg) {
   meta = msg.meta;
   module = await WA.compile(msg.wasm);
   memory = new WA.Memory({ initial: meta.memory.initial, maximum: meta.memory.maximum, shared: true });
@@ -88,7 +108,7 @@ async function recover() {
   Atomics.store(ctl, C.ABORT, 1);
   Atomics.notify(ctl, C.CHANGE);
   for (let t = 0; t < meta.threads; t++) Atomics.notify(ctl, C.TB(t) + C.T_GO);
-  const mem32 = new Int32Array(/** @type {any} */ (memory).buffer);
+  const mem32 = new Int32Array(memory.buffer);
   for (let t = 0; t < meta.threads; t++) {
     const b = C.TB(t);
     if (Atomics.load(ctl, b + C.T_STATE) === C.S_BLOCKED) Atomics.notify(mem32, ctl[b + C.T_ADDR] >>> 2);
@@ -107,8 +127,9 @@ function readError() {
   return new TextDecoder().decode(new Uint8Array(errSab, 4, n).slice());
 }
 
+/** @returns {{ text: string, kind: "lost-wakeup" | "deadlock" | "timeout" }} */
 function stateSnapshot() {
-  const mem32 = new Int32Array(/** @type {any} */ (memory).buffer);
+  const mem32 = new Int32Array(memory.buffer);
   const names = ["idle", "running", "parked", "blocked", "done"];
   const out = [];
   let satisfied = 0, blocked = 0, running = 0;
@@ -130,9 +151,9 @@ function stateSnapshot() {
 }
 
 function readOutcome() {
-  const buf = /** @type {any} */ (memory).buffer;
+  const buf = memory.buffer;
   if (meta.kind === "gen") {
-    const r = meta.readout;
+    const r = /** @type {NonNullable<ModuleMeta["readout"]>} */ (meta.readout);
     const dv = new DataView(buf);
     const root = r.regions[0];
     const parts = [String(dv.getUint32(root + r.det, true)), String(dv.getBigUint64(root + r.rsum, true))];
@@ -153,12 +174,14 @@ function readOutcome() {
   return s;
 }
 
+/** @returns {NonNullable<RunResult["logs"]>} */
 function readLogs() {
-  const r = meta.readout;
-  const dv = new DataView(/** @type {any} */ (memory).buffer);
+  const r = /** @type {NonNullable<ModuleMeta["readout"]>} */ (meta.readout);
+  const dv = new DataView(memory.buffer);
   const logs = [];
   for (const base of r.regions) {
     const n = Math.min(dv.getInt32(base + r.logn, true), r.maxLog);
+    /** @type {[number, bigint][]} */
     const entries = [];
     for (let i = 0; i < n; i++) {
       const a = base + r.log + i * 16;
@@ -171,13 +194,13 @@ function readLogs() {
 
 /** Per-thread published det;rsum (gen programs), for explanations. */
 function readRegions() {
-  const r = meta.readout;
-  const dv = new DataView(/** @type {any} */ (memory).buffer);
+  const r = /** @type {NonNullable<ModuleMeta["readout"]>} */ (meta.readout);
+  const dv = new DataView(memory.buffer);
   return r.regions.map((/** @type {number} */ b) => `${dv.getUint32(b + r.det, true)};${dv.getBigUint64(b + r.rsum, true)}`);
 }
 
-function resetRun(/** @type {any} */ spec) {
-  new Uint8Array(/** @type {any} */ (memory).buffer).fill(0);
+function resetRun(/** @type {RunSpec} */ spec) {
+  new Uint8Array(memory.buffer).fill(0);
   for (let i = 0; i < 64; i++) if (i !== C.IDLE_COUNT) ctl[i] = 0;
   for (let t = 0; t < meta.threads; t++) {
     const b = C.TB(t);
@@ -220,7 +243,8 @@ function resetRun(/** @type {any} */ spec) {
   new Int32Array(errSab, 0, 1)[0] = 0;
 }
 
-async function runOne(/** @type {any} */ spec, /** @type {number} */ timeoutMs, /** @type {boolean} */ wantLogs) {
+/** @returns {Promise<RunResult>} */
+async function runOne(/** @type {RunSpec} */ spec, /** @type {number} */ timeoutMs, /** @type {boolean} */ wantLogs) {
   const t0 = performance.now();
   resetRun(spec);
   const initial = meta.kind === "gen" ? [0] : spec.startOrder ?? [...Array(meta.threads).keys()];
@@ -233,7 +257,7 @@ async function runOne(/** @type {any} */ spec, /** @type {number} */ timeoutMs, 
   const v = w.async ? await w.value : w.value;
   const steps = ctl[C.STEP];
   const decisions = Array.from(ctl.subarray(C.TRACE, C.TRACE + Math.min(steps, C.MAX_TRACE)));
-  /** @type {any} */ const res = { outcome: null, decisions, ms: 0 };
+  /** @type {RunResult} */ const res = { outcome: null, decisions, ms: 0 };
   if (spec.wantCands) {
     res.cands = Array.from(ctl.subarray(C.CANDS, C.CANDS + decisions.length));
     res.accs = Array.from(ctl.subarray(C.ACCESS, C.ACCESS + 2 * decisions.length));
@@ -245,6 +269,7 @@ async function runOne(/** @type {any} */ spec, /** @type {number} */ timeoutMs, 
   } else if (ctl[C.ERROR]) {
     const code = ctl[C.ERROR];
     const snap = stateSnapshot();
+    /** @type {RunError["kind"]} */
     const kind = code === C.ERR_DEADLOCK ? "deadlock" : code === C.ERR_LOST_WAKEUP ? "lost-wakeup" : "trap";
     res.error = { kind, message: kind === "trap" ? readError() : `${kind} detected by the token scheduler`, states: snap.text, thread: ctl[C.ERROR_THREAD] };
     res.recovery = await recover();
@@ -261,7 +286,7 @@ async function runOne(/** @type {any} */ spec, /** @type {number} */ timeoutMs, 
 }
 
 let queue = Promise.resolve();
-send = connect((/** @type {any} */ msg) => {
+send = connect((msg) => {
   queue = queue.then(async () => {
     try {
       if (msg.type === "load") {
@@ -276,7 +301,8 @@ send = connect((/** @type {any} */ msg) => {
         process.exit(0);
       }
     } catch (e) {
-      send({ type: "failed", id: msg.id, message: e instanceof Error ? e.message : String(e) });
+      // "exit" has no id: its failure (terminating the threads) answers no request, and the supervisor kills the child anyway.
+      if (msg.type !== "exit") send({ type: "failed", id: msg.id, message: e instanceof Error ? e.message : String(e) });
     }
   });
 });

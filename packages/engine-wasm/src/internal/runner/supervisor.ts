@@ -6,70 +6,15 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { FuzzFarmError, sandboxedCommand, type TargetSandbox } from "@fuzzfarm/protocol";
 import { lineChannel, type Launch } from "./launch";
+import type { ModuleMeta, RunnerAnswer, RunnerCall, RunnerReply, RunnerRequest, RunResult, RunSpec } from "./messages";
 
-export interface RunSpec {
-  mode: 0 | 1 | 2 | 3;
-  seed: number;
-  strategy: string;
-  barrier?: boolean;
-  startOrder?: number[];
-  /** race: this run's ordinal among the race runs; picks the focus address from ModuleMeta.shared. */
-  focus?: number;
-  spinPM?: number;
-  sleepPM?: number;
-  maxSpin?: number;
-  maxSleepUs?: number;
-  startDelayUs?: number;
-  priorities?: number[];
-  changePoints?: number[];
-  replay?: number[];
-  /** Return the candidate set of every decision (systematic exploration). */
-  wantCands?: boolean;
-  /** With wantCands: after the replayed prefix, seeded random choices (else the running thread goes on). */
-  randomTail?: boolean;
-  /** With wantCands: threads not to choose after the replayed prefix until a conflicting access runs (bitmask, a sleep set). */
-  sleep?: number;
-  /** Token modes: the threads run to their first yield point at once, without the token (no entry decisions). */
-  freeEntry?: boolean;
-  /** With sleep: byte width of the access at each instrumentation site (index: site - 10000). */
-  siteWidths?: number[];
-  wakeMs?: number;
-  lostMs?: number;
-}
-export interface RunError {
-  kind: "deadlock" | "lost-wakeup" | "timeout" | "trap";
-  message: string;
-  states: string;
-  thread?: number;
-}
-export interface RunResult {
-  outcome: string | null;
-  error?: RunError;
-  decisions: number[];
-  /** With spec.wantCands: bitmask of the candidate threads at each decision. */
-  cands?: number[];
-  /** With spec.wantCands: per decision, the chosen thread's access as [address (-1: none), site*4 + kind]. */
-  accs?: number[];
-  logs?: [number, bigint][][];
-  ms: number;
-  recovery?: string;
-}
+export type { ModuleMeta, RunError, RunResult, RunSpec } from "./messages";
 export interface CrashInfo {
   crashKind: "signal" | "oom";
   signal: string | null;
   exitCode: number | null;
   stderr: string;
 }
-export interface ModuleMeta {
-  kind: "gen" | "litmus";
-  threads: number;
-  memory: { initial: number; maximum: number };
-  hasFinal?: boolean;
-  /** Focus groups of addresses several threads access unordered (a cell; a lock word and its cell): race runs target them in turn. */
-  shared?: number[][];
-  readout?: { regions: number[]; det: number; rsum: number; logn: number; log: number; maxLog: number; cells: { addr: number; w: number }[] };
-}
-
 export const CHILD = fileURLToPath(new URL("./child.mjs", import.meta.url));
 
 /** The engine configurations the tier oracle compares (one child process each). */
@@ -87,14 +32,14 @@ export class Supervisor {
   private ready: Promise<void> | null = null;
   private stderr = "";
   private nextId = 1;
-  private pending = new Map<number, { resolve: (m: any) => void }>();
+  private pending = new Map<number, { resolve: (m: RunnerAnswer) => void }>();
   private loaded: { wasm: Uint8Array; meta: ModuleMeta } | null = null;
   private childHasModule = false;
   private exitInfo: CrashInfo | null = null;
   /** Why the last child could not be started at all (a missing or non-executable command): a configuration error, not a crash. */
   private spawnError: string | null = null;
 
-  private sendMsg: (m: Record<string, unknown>) => void = () => {};
+  private sendMsg: (m: RunnerRequest) => void = () => {};
 
   /**
    * `launch`: run the child under another engine or command (runner protocol over JSON lines, launch.ts); default: this Node with `flags`.
@@ -125,8 +70,10 @@ export class Supervisor {
     });
     let onReady: () => void;
     const ready = new Promise<void>((r) => (onReady = r));
-    child.on("message", (m: any) => {
+    // The child speaks the runner protocol (messages.ts); a JSON-lines runner's lines were checked to be objects with a type.
+    child.on("message", (m: RunnerReply) => {
       if (m.type === "ready") onReady();
+      if (m.type === "ready" || m.type === "log") return;
       const p = this.pending.get(m.id);
       if (p) {
         this.pending.delete(m.id);
@@ -158,7 +105,7 @@ export class Supervisor {
     return ready;
   }
 
-  private async request(msg: Record<string, unknown>, timeoutMs: number): Promise<any> {
+  private async request(msg: RunnerCall, timeoutMs: number): Promise<RunnerAnswer> {
     if (!this.child) this.ready = this.start();
     // A command that never says ready (not a runner at all) must not hold the job forever.
     let timer: NodeJS.Timeout | undefined;
@@ -172,7 +119,7 @@ export class Supervisor {
     if (!child && this.spawnError) throw new FuzzFarmError("FF_ERR_CONFIG", `engine ${this.name}: ${this.spawnError}`);
     if (!child) return { type: "crashed" };
     const id = this.nextId++;
-    return new Promise((resolve) => {
+    return new Promise<RunnerAnswer>((resolve) => {
       const timer = setTimeout(() => {
         this.pending.delete(id);
         this.kill();

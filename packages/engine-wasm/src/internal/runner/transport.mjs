@@ -9,6 +9,11 @@
 // Plain JS: it runs inside the engine under test, which carries no TS loader.
 import process from "node:process";
 
+/**
+ * @typedef {import("./messages").RunnerRequest} RunnerRequest
+ * @typedef {import("./messages").RunnerReply} RunnerReply
+ */
+
 /** @param {string} _k @param {unknown} v */
 export function encodeValue(_k, v) {
   if (typeof v === "bigint") return { $big: v.toString() };
@@ -16,11 +21,12 @@ export function encodeValue(_k, v) {
   return v;
 }
 
-/** @param {string} _k @param {any} v */
+/** @param {string} _k @param {unknown} v */
 export function decodeValue(_k, v) {
   if (v && typeof v === "object" && !Array.isArray(v)) {
-    if (typeof v.$big === "string") return BigInt(v.$big);
-    if (typeof v.$b64 === "string") return fromBase64(v.$b64);
+    const o = /** @type {{ $big?: unknown, $b64?: unknown }} */ (v);
+    if (typeof o.$big === "string") return BigInt(o.$big);
+    if (typeof o.$b64 === "string") return fromBase64(o.$b64);
   }
   return v;
 }
@@ -28,7 +34,7 @@ export function decodeValue(_k, v) {
 /** @param {Uint8Array} u */
 function toBase64(u) {
   let s = "";
-  for (let i = 0; i < u.length; i += 0x8000) s += String.fromCharCode.apply(null, /** @type {any} */ (u.subarray(i, i + 0x8000)));
+  for (let i = 0; i < u.length; i += 0x8000) s += String.fromCharCode.apply(null, /** @type {number[]} */ (/** @type {unknown} */ (u.subarray(i, i + 0x8000))));
   return btoa(s);
 }
 
@@ -43,8 +49,8 @@ function fromBase64(s) {
 /**
  * Connect to the supervisor: `onMessage` gets each request; the returned function sends a reply.
  * The process exits when the supervisor goes away (IPC disconnect, or stdin closed).
- * @param {(msg: any) => void} onMessage
- * @returns {(msg: any) => void}
+ * @param {(msg: RunnerRequest) => void} onMessage
+ * @returns {(msg: RunnerReply) => void}
  */
 export function connect(onMessage) {
   if (typeof process.send === "function") {

@@ -5,17 +5,29 @@
 import { parentPort, workerData } from "node:worker_threads";
 import * as C from "./ctl.mjs";
 
-// The repo's TypeScript lib has no WebAssembly namespace: reach it untyped.
-const WA = /** @type {any} */ (globalThis).WebAssembly;
 import { makeScheduler, AbortRun } from "./sched.mjs";
 
-const me = /** @type {number} */ (workerData.index);
-const ctl = new Int32Array(workerData.ctl);
-const errBytes = new Uint8Array(workerData.err);
-/** @type {any} */ let memory;
+/**
+ * The child's messages to this thread and the WebAssembly parts used, typed in messages.ts:
+ * @typedef {import("./messages").PoolRequest} PoolRequest
+ * @typedef {import("./messages").PoolReply} PoolReply
+ * @typedef {import("./messages").PoolWorkerData} PoolWorkerData
+ * @typedef {import("./messages").WasmApi} WasmApi
+ * @typedef {import("./messages").WasmMemory} WasmMemory
+ * @typedef {import("./messages").WasmInstance} WasmInstance
+ */
+
+// The repo's TypeScript lib has no WebAssembly namespace: messages.ts declares the parts used.
+const WA = /** @type {{ WebAssembly: WasmApi }} */ (/** @type {unknown} */ (globalThis)).WebAssembly;
+
+const data = /** @type {PoolWorkerData} */ (workerData);
+const me = data.index;
+const ctl = new Int32Array(data.ctl);
+const errBytes = new Uint8Array(data.err);
+/** @type {WasmMemory} */ let memory;
 /** @type {Int32Array} */ let mem32;
-/** @type {any} */ let exportsObj;
-/** @type {{kind: string, fn: string}} */ let meta;
+/** @type {WasmInstance["exports"]} */ let exportsObj;
+/** @type {PoolRequest["meta"]} */ let meta;
 /** @type {ReturnType<typeof makeScheduler>} */ let sched;
 let rng = 1;
 let sink = 0;
@@ -95,7 +107,7 @@ function runThread() {
   try {
     ctl[C.TB(me) + C.T_PADDR] = -1;
     if (mode() === C.MODE_FREE) enterFree(); else sched.enter(me);
-    const res = exportsObj[meta.kind === "gen" ? `th${me}` : `t${me}`]();
+    const res = /** @type {(...args: unknown[]) => unknown} */ (exportsObj[meta.kind === "gen" ? `th${me}` : `t${me}`])();
     if (meta.kind === "litmus") {
       const vals = res === undefined ? [] : Array.isArray(res) ? res : [res];
       const base = C.RESULTS + me * 16;
@@ -133,7 +145,10 @@ function idleLoop() {
   }
 }
 
-parentPort?.on("message", (m) => {
+/** @param {PoolReply} reply */
+const reply = (reply) => parentPort?.postMessage(reply);
+
+parentPort?.on("message", (/** @type {PoolRequest} */ m) => {
   if (m.type === "load") {
     memory = m.memory;
     mem32 = new Int32Array(memory.buffer);
@@ -142,9 +157,9 @@ parentPort?.on("message", (m) => {
     try {
       const inst = new WA.Instance(m.module, { env: { memory }, ...imports });
       exportsObj = inst.exports;
-      parentPort?.postMessage({ type: "loaded", index: me });
+      reply({ type: "loaded", index: me });
     } catch (e) {
-      parentPort?.postMessage({ type: "loaded", index: me, error: e instanceof Error ? e.message : String(e) });
+      reply({ type: "loaded", index: me, error: e instanceof Error ? e.message : String(e) });
       return;
     }
     setImmediate(idleLoop);
