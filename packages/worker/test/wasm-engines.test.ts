@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { JobResult, type JobPayload } from "@fuzzfarm/protocol";
-import { enqueueJob, openQueues, readHeartbeats, type FarmQueues } from "@fuzzfarm/queue";
+import { enqueueJob, openQueues, readHeartbeats, signJobData, type FarmQueues } from "@fuzzfarm/queue";
 import { RUNNER_PATH } from "@fuzzfarm/engine-wasm";
 import { loadEngines, NET_SANDBOX_PREFIX, probeNetSandbox, startWorker } from "../src/index";
 
@@ -73,11 +73,13 @@ test("a worker runs the command engines its configuration names, and refuses any
     assert.ok(hb?.capabilities?.wasm, JSON.stringify(hb));
     for (const id of ["default", "liftoff", "deno:liftoff", "bun:jit", "mine", "liar"]) assert.ok(hb.capabilities.wasm.includes(id), `heartbeat offers ${id}`);
 
-    // Refused: names the worker does not have, a command line, a path. No process starts, no retry.
+    // Refused: names the worker does not have, a command line, a path. No process starts, no retry. A coordinator
+    // routes such jobs to queues only capable workers consume (routing.test.ts); these are put on the worker's own
+    // wasm queue, signed, as a stale or hand-made route would, to check the worker's own refusal.
     const before = lines();
     for (const [i, engines] of [["other"], ["mine", "other"], [`mine=/bin/sh -c "touch ${join(dir, "pwned")}"`], [RUNNER_PATH]].entries()) {
       const id = `refused-${process.pid}-${i}`;
-      await enqueueJob(q, job(id, engines));
+      await q.jobs.wasm.add("fuzz", signJobData(job(id, engines), KEY) as JobPayload, { jobId: id, attempts: 3 });
       const r = await resultOf(q, id);
       assert.equal(r.error?.kind, "bad-job", JSON.stringify(r.error));
       assert.match(r.error!.message, /^FF_ERR_BAD_JOB: unknown engine configuration '.+' on this worker; it offers: default, liftoff, turbofan, .*\bmine, liar \(/);
