@@ -1,13 +1,16 @@
 // The sandbox of target processes, end to end: a real worker process (with
 // the farm's Redis URL, database URL, job key and admin token in its
 // environment) runs signed node and input jobs whose targets try to reach
-// the farm (fixtures/sandbox/probe.cjs). Under FUZZFARM_SANDBOX=auto on this
+// the farm (fixtures/sandbox/probe.cjs). Under FUZZFARM_SANDBOX=net on this
 // Linux machine they get a network namespace with only loopback: Redis and
 // PostgreSQL on 127.0.0.1 refuse, the host's LAN address is unreachable, and
 // the worker's /proc environ is closed to them. With FUZZFARM_SANDBOX=none
 // the same targets reach Redis and PostgreSQL and read the worker's environ
 // (so these checks can fail). Either way the targets' own environment holds
 // none of the farm's secrets and their cwd is a directory of their job.
+// Under FUZZFARM_SANDBOX=fs (what auto picks here) a target (fixtures/sandbox/
+// fs-target.cjs) also finds the job key file and data directory covered,
+// the filesystem read-only and only its own namespace's processes.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
