@@ -25,6 +25,9 @@ test("bad flags and engine options: exit 2 with one line naming the flag, before
       [["--job-seconds", "soon"], /FF_ERR_CONFIG: --job-seconds bad duration/],
       [["-o", "timeoutMs=abc"], /FF_ERR_CONFIG: node engine: bad option timeoutMs/],
       [["-o", "strategy=nonsense"], /FF_ERR_CONFIG: node engine: bad option strategy/],
+      // engine switches are typed options now (booleans), not 0/1 strategy parameters
+      [["-o", "params.warm=0"], /FF_ERR_CONFIG: node engine: bad option params: warm, jobs, coverage, confirmRuns are options of their own/],
+      [["-o", "warm=1"], /FF_ERR_CONFIG: node engine: bad option warm: .*expected boolean/],
     ];
     for (const [flags, expected] of cases) {
       const r = await runCli(["fuzz", target, "--engine", "node", "--workers", "1", ...flags], farm.env, 60_000);

@@ -8,7 +8,6 @@
 import { oneLine, type EngineName } from "@fuzzfarm/protocol";
 import { campaignOutcome, campaignStatus, cancelQueuedJob, countOpenJobs, createCampaign, endCampaign, moveDeadline, openJobs, upsertTarget, type Db } from "@fuzzfarm/db";
 import { assertEngineServed, queueOf, type FarmQueues } from "@fuzzfarm/queue";
-import type { CampaignPlanConfig } from "./planners/index";
 import { validateCampaignConfig } from "./validate-campaign";
 import type { Announcer } from "./events";
 import type { Logger } from "./logger";
@@ -85,12 +84,12 @@ export function createCampaignLifecycle(deps: LifecycleDeps): CampaignLifecycle 
 
   return {
     async create(c) {
-      const config: CampaignPlanConfig = { engine: c.engine, options: c.options ?? {}, jobSeconds: c.jobSeconds ?? 5, runsPerJob: c.runsPerJob };
-      validateCampaignConfig({ ...c.target, version: c.target.version ?? "" }, config);
+      // the configuration as stored: options parsed by the engine's schema (planning reads it back through it)
+      const config = validateCampaignConfig({ ...c.target, version: c.target.version ?? "" }, { engine: c.engine, options: c.options ?? {}, jobSeconds: c.jobSeconds ?? 5, runsPerJob: c.runsPerJob });
       // engines (deno, bun, command engines) that no live worker offers: refused now, not by every worker later
       await assertEngineServed(queues.connection, queues.prefix, c.engine, config.options);
       const target = await upsertTarget(db, { name: c.target.name, engine: c.engine, path: c.target.path, version: c.target.version });
-      const camp = await createCampaign(db, { targetId: target.id, engine: c.engine, config: config as never, deadline: new Date(Date.now() + c.seconds * 1000) });
+      const camp = await createCampaign(db, { targetId: target.id, engine: c.engine, config, deadline: new Date(Date.now() + c.seconds * 1000) });
       scope.add(camp.id);
       await events.campaignStarted(camp.id);
       logger.info({ campaignId: camp.id, engine: c.engine, target: c.target.path, seconds: c.seconds }, `campaign ${camp.id} started: ${c.engine} ${c.target.path} for ${c.seconds}s`);

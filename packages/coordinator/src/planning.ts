@@ -4,10 +4,10 @@
 // gets its row first, then its queue entry: a crash in between leaves a
 // "queued" row that the next resume re-enqueues (BullMQ dedups by job id).
 import type { Rng } from "@fuzzfarm/corpus";
-import { FuzzFarmError, oneLine, parseJob, type EngineName } from "@fuzzfarm/protocol";
+import { FuzzFarmError, oneLine, parseJob, readCampaignConfig, type EngineName } from "@fuzzfarm/protocol";
 import { corpusEntries, getCampaign, insertJobs, jobPayload, markChosen, openJobs, reserveJobSeq, type Db } from "@fuzzfarm/db";
 import { enqueueJob, readHeartbeats, type FarmQueues } from "@fuzzfarm/queue";
-import { PLANNERS, type CampaignPlanConfig } from "./planners/index";
+import { PLANNERS } from "./planners/index";
 import type { Logger } from "./logger";
 
 export interface JobPlanner {
@@ -37,13 +37,13 @@ export function createJobPlanner(deps: { db: Db; queues: FarmQueues; rng: Rng; l
   return {
     async plan(campaignId, n) {
       const camp = await getCampaign(db, campaignId);
-      const config = camp.config as unknown as CampaignPlanConfig;
+      const config = readCampaignConfig(camp.config, campaignId);
       const first = await reserveJobSeq(db, campaignId, n);
       const rows = await corpusEntries(db, campaignId);
       const corpus = rows.map((e) => ({
         id: e.id,
         data: e.input,
-        strategy: (e.strategy ?? {}) as Record<string, unknown>,
+        strategy: e.strategy,
         execTimeUs: e.execTimeUs,
         newFeatures: e.newCoverage + (Array.isArray(e.newFeatures) ? e.newFeatures.length : 0),
         timesChosen: e.timesChosen,
@@ -62,12 +62,12 @@ export function createJobPlanner(deps: { db: Db; queues: FarmQueues; rng: Rng; l
         }),
       );
       await insertJobs(db, plans.map((p) => ({ id: p.payload.jobId, campaignId, kind: "fuzz", payload: p.payload })));
-      for (const p of plans) await enqueueJob(queues, p.payload as never);
+      for (const p of plans) await enqueueJob(queues, p.payload);
       await markChosen(db, plans.flatMap((p) => p.chosen));
     },
 
     async resume(campaignId) {
-      for (const j of await openJobs(db, campaignId)) await enqueueJob(queues, j.payload as never).catch((e) => logger.error({ campaignId, jobId: j.id, err: e }, `re-enqueue ${j.id}: ${oneLine(e)}`));
+      for (const j of await openJobs(db, campaignId)) await Promise.resolve().then(() => enqueueJob(queues, parseJob(j.payload))).catch((e) => logger.error({ campaignId, jobId: j.id, err: e }, `re-enqueue ${j.id}: ${oneLine(e)}`));
     },
 
     async retry(jobId, attempt) {

@@ -10,10 +10,10 @@ import { nodeEngine } from "../src/index";
 import { EXAMPLES_DIR } from "./helpers";
 
 const ctx = () => ({ signal: new AbortController().signal, workDir: tmpdir() });
-function job(path: string, runs: number, params: Record<string, number> = {}): JobFor<"node"> {
+function job(path: string, runs: number, options: Record<string, unknown> = {}): JobFor<"node"> {
   return parseJob({
     jobId: "j1", campaignId: "c1", engine: "node", target: { name: "t", path },
-    options: { strategy: "mix", params, seedStart: 1, timeoutMs: 10_000 }, budget: { runs, seconds: 120 },
+    options: { strategy: "mix", seedStart: 1, timeoutMs: 10_000, ...options }, budget: { runs, seconds: 120 },
   }) as JobFor<"node">;
 }
 
@@ -48,7 +48,7 @@ test("a job finds the race, confirms it by replay, reports features, corpus and 
 });
 
 test("a correct program yields no finding; bad targets are job errors, not exceptions", async () => {
-  const ok = await nodeEngine.run(job(join(EXAMPLES_DIR, "stream-end-vs-error.fixed.js"), 15, { warm: 0, jobs: 2, coverage: 0 }), ctx());
+  const ok = await nodeEngine.run(job(join(EXAMPLES_DIR, "stream-end-vs-error.fixed.js"), 15, { warm: false, jobs: 2, coverage: false }), ctx());
   assert.equal(ok.findings?.length ?? 0, 0);
   assert.equal(ok.coverage, undefined);
   const missing = await nodeEngine.run(job("/nonexistent/app.js", 5), ctx());

@@ -14,7 +14,7 @@ const EX = fileURLToPath(new URL("../../../examples/node-fuzz/", import.meta.url
 function job(path: string, runs: number) {
   return parseJob({
     engine: "node", jobId: "j1", campaignId: "c1", target: { name: "counter-store", path }, budget: { runs, seconds: 90 },
-    options: { strategy: "delay", params: { jobs: 2 }, seedStart: 11 },
+    options: { strategy: "delay", jobs: 2, seedStart: 11 },
   });
 }
 

@@ -1,5 +1,5 @@
 // `fuzzfarm bucket merge|split|status|note`: the same database actions the dashboard's API uses.
-import { addBucketNote, mergeBuckets, setBucketStatus, splitBucket } from "@fuzzfarm/db";
+import { addBucketNote, BUCKET_STATUSES, mergeBuckets, setBucketStatus, splitBucket, type BucketStatus } from "@fuzzfarm/db";
 import { publishEvent } from "@fuzzfarm/queue";
 import { FuzzFarmError } from "@fuzzfarm/protocol";
 import { userInfo } from "node:os";
@@ -7,7 +7,7 @@ import type { Config } from "@fuzzfarm/config";
 import { openFarm, type Farm } from "../context";
 
 const actor = () => `cli:${userInfo().username}`;
-const STATUSES = ["new", "confirmed", "fixed", "regressed", "ignored"] as const;
+const isBucketStatus = (s: string): s is BucketStatus => (BUCKET_STATUSES as readonly string[]).includes(s);
 
 async function withFarm(config: Config, fn: (farm: Farm) => Promise<string>, out = process.stdout): Promise<number> {
   const farm = await openFarm(config);
@@ -35,8 +35,8 @@ export const splitCommand = (id: string, reportIds: string[], config: Config) =>
 
 export const statusSetCommand = (id: string, status: string, config: Config) =>
   withFarm(config, async ({ db, queues }) => {
-    if (!STATUSES.includes(status as never)) throw new FuzzFarmError("FF_ERR_VALIDATION", `status must be one of ${STATUSES.join(", ")}`);
-    await setBucketStatus(db, { bucketId: id, status: status as (typeof STATUSES)[number], actor: actor() });
+    if (!isBucketStatus(status)) throw new FuzzFarmError("FF_ERR_VALIDATION", `status must be one of ${BUCKET_STATUSES.join(", ")}`);
+    await setBucketStatus(db, { bucketId: id, status, actor: actor() });
     await publishEvent(queues.connection, queues.prefix, { type: "bucket", bucketId: id, action: "status" });
     return `bucket ${id} is now ${status}`;
   });

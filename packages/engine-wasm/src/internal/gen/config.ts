@@ -1,5 +1,8 @@
 // Generator configuration: what a generated program may contain.
-import { FuzzFarmError } from "@fuzzfarm/protocol";
+import { FuzzFarmError, WasmGenerator } from "@fuzzfarm/protocol";
+
+/** A complete generator configuration (every field of WasmGenerator but the preset). */
+const GEN_CONFIG = WasmGenerator.omit({ preset: true }).required();
 
 export interface GenConfig {
   /** Total threads in the spawn tree, root included (1..8). Default 4. */
@@ -76,7 +79,7 @@ export function parseGenConfig(raw: Record<string, unknown> | undefined): GenCon
   for (const [k, v] of Object.entries(raw ?? {})) {
     if (k === "preset") continue;
     if (!(k in DEFAULT_GEN_CONFIG)) throw new FuzzFarmError("FF_ERR_CONFIG", `unknown generator option '${k}'`);
-    const def = (DEFAULT_GEN_CONFIG as unknown as Record<string, unknown>)[k];
+    const def = DEFAULT_GEN_CONFIG[k as keyof GenConfig];
     if (typeof def === "boolean") {
       if (typeof v !== "boolean") throw new FuzzFarmError("FF_ERR_CONFIG", `generator option '${k}' must be a boolean`);
     } else {
@@ -92,5 +95,6 @@ export function parseGenConfig(raw: Record<string, unknown> | undefined): GenCon
       throw new FuzzFarmError("FF_ERR_CONFIG", `unknown generator preset '${String(preset)}'`);
     for (const [k, v] of Object.entries(GEN_PRESETS[preset]!)) if (!(k in (raw ?? {}))) out[k] = v;
   }
-  return Object.freeze(out) as unknown as GenConfig;
+  // every field was checked above; the schema gives the object its type
+  return Object.freeze(GEN_CONFIG.parse(out));
 }
