@@ -63,9 +63,10 @@ const engineResultOf = <S extends z.ZodType>(strategy: S) =>
   });
 
 const ENGINE_RESULTS = {
-  input: engineResultOf(InputSeedStrategy),
+  // a candidate may leave out what made it (input, wasm), as before: {}
+  input: engineResultOf(InputSeedStrategy.prefault({})),
   node: engineResultOf(NodeSeedStrategy),
-  wasm: engineResultOf(WasmSeedStrategy),
+  wasm: engineResultOf(WasmSeedStrategy.prefault({})),
 } as const;
 /** What engine E's `run` returns (before defaults). */
 export type EngineResultInputFor<E extends EngineName> = z.input<(typeof ENGINE_RESULTS)[E]>;
@@ -77,7 +78,7 @@ export type CorpusCandidate = CorpusCandidateFor<EngineName>;
  * Any engine's result, its corpus strategies read as plain records: for tools and tests that read counts
  * and findings. The job path parses results with JobResult, which checks them per engine.
  */
-export const EngineResult = engineResultOf(z.record(z.string(), z.unknown()));
+export const EngineResult = engineResultOf(z.record(z.string(), z.unknown()).default({}));
 export type EngineResult = z.infer<typeof EngineResult>;
 export type EngineResultInput = EngineResultInputFor<EngineName>;
 

@@ -18,7 +18,7 @@ test("payloads: fuzz by default; replay and minimize need their bucket and a rep
   assert.equal(fuzz.kind, "fuzz");
   const replay = parseJob({ engine: "node", kind: "replay", jobId: "j", campaignId: "c", target, budget, options: {}, bucketId: "b1", reproducer: nodeRepro });
   assert.equal(replay.kind === "replay" && replay.reproducer.engine, "node");
-  assert.equal(replay.kind === "replay" && replay.reproducer.trace?.events[0]?.held, true);
+  assert.equal(replay.kind === "replay" && replay.reproducer.engine === "node" && replay.reproducer.trace?.events[0]?.held, true);
   assert.throws(() => parseJob({ engine: "node", kind: "replay", jobId: "j", campaignId: "c", target, budget, options: {}, reproducer: nodeRepro }), /malformed job payload: bucketId/);
   assert.throws(() => parseJob({ engine: "node", kind: "replay", jobId: "j", campaignId: "c", target, budget, options: {}, bucketId: "b1" }), /malformed job payload: reproducer/);
   // a wasm reproducer in a node job
