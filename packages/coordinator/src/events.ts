@@ -4,7 +4,7 @@
 // events are hints to refresh, never the source of truth (PostgreSQL is), so
 // a publish that fails does not fail the work that caused it; it is logged.
 import { EventEmitter } from "node:events";
-import { oneLine, type JobResult } from "@fuzzfarm/protocol";
+import { oneLine, type CampaignEndStatus, type JobResult } from "@fuzzfarm/protocol";
 import { publishEvent, type FarmEvent, type FarmQueues } from "@fuzzfarm/queue";
 import type { ApplySummary } from "@fuzzfarm/db";
 import type { Logger } from "./logger";
@@ -26,7 +26,7 @@ export interface MaintenanceApplied {
   jobId: string;
 }
 
-export type CampaignEndStatus = "completed" | "stopped" | "failed";
+export type { CampaignEndStatus };
 
 /** Events of a coordinator, by name: the listener's arguments. */
 export interface CoordinatorEvents {

@@ -1,6 +1,6 @@
 // Targets, campaigns and job rows.
 import type { Db } from "./client";
-import { FuzzFarmError, type EngineName } from "@fuzzfarm/protocol";
+import { FuzzFarmError, type CampaignEndStatus, type EngineName } from "@fuzzfarm/protocol";
 import { campaignFailureReason, campaignStatus, finishedFuzzJobs } from "./supervision";
 
 export interface TargetInput {
@@ -55,7 +55,7 @@ export async function runningCampaigns(db: Db) {
 }
 
 /** End a running campaign; returns false when it was not running (another coordinator or path ended it first). */
-export async function endCampaign(db: Db, id: string, status: "completed" | "stopped" | "failed"): Promise<boolean> {
+export async function endCampaign(db: Db, id: string, status: CampaignEndStatus): Promise<boolean> {
   const r = await db.prisma.campaign.updateMany({ where: { id, status: "running" }, data: { status, endedAt: new Date() } });
   return r.count > 0;
 }

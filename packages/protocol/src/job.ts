@@ -25,6 +25,12 @@ export type EngineName = (typeof ENGINE_NAMES)[number];
 export const JOB_KINDS = ["fuzz", "replay", "minimize"] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 
+/** A campaign's status: running until its deadline, then how it ended. */
+export const CAMPAIGN_STATUSES = ["running", "completed", "stopped", "failed"] as const;
+export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
+/** How a campaign ended. */
+export type CampaignEndStatus = Exclude<CampaignStatus, "running">;
+
 /** Largest input, trace or program accepted anywhere in the protocol (bytes of base64). */
 export const MAX_ARTIFACT_BYTES = 4 * 1024 * 1024;
 

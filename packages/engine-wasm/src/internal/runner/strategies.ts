@@ -13,12 +13,13 @@
 //   auto     litmus mode only, the litmus default: systematic exploration with dynamic
 //            partial-order reduction (one run per order of racing accesses) within part
 //            of the budget, then guided random schedules (litmus/explore.ts)
-import { FuzzFarmError } from "@fuzzfarm/protocol";
+import { FuzzFarmError, WASM_STRATEGIES } from "@fuzzfarm/protocol";
 import { createRng } from "@fuzzfarm/corpus";
 import { subSeed } from "../sub-seed";
 import type { RunSpec } from "./supervisor";
 
-export const STRATEGIES = ["barrier", "delay", "token", "pct", "race", "mix", "dfs", "auto"] as const;
+/** The runner strategies (defined once, in protocol: job options name them). */
+export const STRATEGIES = WASM_STRATEGIES;
 
 /** Strategies whose runs depend on the runs before them: litmus modules only. */
 export const LITMUS_ONLY: readonly string[] = ["dfs", "auto"];

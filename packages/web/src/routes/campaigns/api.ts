@@ -2,6 +2,7 @@
 import type { FastifyInstance } from "fastify";
 import { assertCampaign, campaignSeries, campaignSummary, campaignThroughput, listCampaignSummaries } from "@fuzzfarm/db";
 import { IdParams, PageQuery, pageOf, readErrors } from "../../schemas";
+import { CAMPAIGN_STATUSES } from "@fuzzfarm/protocol";
 
 const dt = { type: "string", format: "date-time" } as const;
 
@@ -12,7 +13,7 @@ export default async function campaignApi(app: FastifyInstance) {
     schema: {
       tags: ["campaigns"],
       summary: "Campaigns, newest first, paginated",
-      querystring: { type: "object", properties: { status: { type: "string", enum: ["running", "completed", "stopped", "failed"] }, ...PageQuery } },
+      querystring: { type: "object", properties: { status: { type: "string", enum: [...CAMPAIGN_STATUSES] }, ...PageQuery } },
       response: { 200: pageOf({ $ref: "CampaignSummary#" }), ...readErrors },
     },
     handler: async (req) => {
