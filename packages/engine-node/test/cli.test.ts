@@ -25,7 +25,7 @@ function cli(args: string[]): Promise<{ code: number | null; stdout: string; std
 test("--help documents every strategy and its parameters; usage errors exit 2", async () => {
   const h = await cli(["--help"]);
   assert.equal(h.code, 0);
-  for (const word of ["shuffle", "delay", "demux", "pct", "horizon", "mix", "--max-delay", "--delay-prob", "--depth", "--seed", "--timeout", "--trace-out", "--replay", "--report", "--minimize"]) {
+  for (const word of ["shuffle", "delay", "demux", "pct", "horizon", "late", "mix", "--max-delay", "--delay-prob", "--depth", "--seed", "--timeout", "--trace-out", "--replay", "--report", "--minimize"]) {
     assert.ok(h.stdout.includes(word), `help mentions ${word}`);
   }
   assert.equal((await cli(["--strategy", "nope", "x.js"])).code, 2);

@@ -14,7 +14,7 @@ const pool = new WarmPool(6);
 after(() => pool.close());
 const script = join(FIXTURES, "conformance.cjs");
 
-for (const strategy of ["shuffle", "delay", "demux", "pct", "horizon", "mix"] as NodeStrategy[]) {
+for (const strategy of ["shuffle", "delay", "demux", "pct", "horizon", "late", "mix"] as NodeStrategy[]) {
   test(`no ordering guarantee broken under ${strategy} (${SEEDS} seeds)`, async () => {
     const runs = await mapLimit(Array.from({ length: SEEDS }, (_, i) => i + 1), 6, (seed) =>
       execute({ script, args: [], strategy, params: {}, seed, timeoutMs: 20_000 }, pool));
@@ -26,7 +26,7 @@ for (const strategy of ["shuffle", "delay", "demux", "pct", "horizon", "mix"] as
 }
 
 test("the conformance program also passes in spawned processes (UV_THREADPOOL_SIZE=1)", async () => {
-  const runs = await mapLimit(["shuffle", "delay", "demux", "pct", "horizon", "mix"] as const, 2, (strategy) =>
+  const runs = await mapLimit(["shuffle", "delay", "demux", "pct", "horizon", "late", "mix"] as const, 2, (strategy) =>
     execute({ script, args: [], strategy, params: {}, seed: 42, timeoutMs: 20_000 }));
   assert.deepEqual(runs.filter((r) => r.outcome.kind !== "ok").map((r) => r.result.stderr), []);
 });

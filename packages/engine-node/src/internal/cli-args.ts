@@ -30,7 +30,7 @@ with its own seed derived from the run's seed (traces: FILE.child-N.json).
 
 Options:
   --seed N            seed of the perturbation (default: random; printed on failure)
-  --strategy S        shuffle | delay | demux | pct | horizon | mix | none (default: mix)
+  --strategy S        shuffle | delay | demux | pct | horizon | late | mix | none (default: mix)
                         shuffle  hold completions to the next check phase and
                                  release the ready ones in random order
                         delay    delay some completions by 1..max ms
@@ -44,8 +44,13 @@ Options:
                                  its guards (socket idle timeouts, timers armed
                                  with the operation); close callbacks deferred;
                                  timers and whole loop turns run late
-                        mix      per run: horizon 9/10, pct 1/10,
-                                 parameters drawn too
+                        late     slow I/O: every completion after the program's
+                                 timers, then when the program is quiet, one
+                                 at a time, newest first (or oldest first:
+                                 lifo=0); bounded by its guards
+                        mix      per run: late 8/10 (newest first in 1/3 of
+                                 them, oldest first in 2/3), horizon 1/10,
+                                 pct 1/10, parameters drawn too
                         none     no perturbation (record only)
   --hold-prob P       shuffle: probability a completion is held (default 0.8)
   --delay-prob P      delay: probability a completion is delayed (default 0.3)

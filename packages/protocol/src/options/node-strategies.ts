@@ -3,7 +3,7 @@
 // --strategy flag without loading zod.
 
 /** Perturbation strategies of the Node event fuzzer. */
-export const NODE_STRATEGIES = ["none", "shuffle", "delay", "demux", "pct", "horizon", "mix"] as const;
+export const NODE_STRATEGIES = ["none", "shuffle", "delay", "demux", "pct", "horizon", "late", "mix"] as const;
 export type NodeStrategy = (typeof NODE_STRATEGIES)[number];
 
 /**

@@ -161,10 +161,11 @@ function stdioHandles(/** @type {any} */ proc) {
 
 /**
  * Requests counted as in flight from the moment their callback is set until
- * core answers them (S.inflight). Stream writes and shutdowns are left out:
- * they may complete synchronously, and then core never calls oncomplete.
+ * core answers them (S.inflight); a child process counts from its spawn until
+ * its exit arrives. Stream writes and shutdowns are left out: they may
+ * complete synchronously, and then core never calls oncomplete.
  */
-const TRACKED_REQUESTS = /^(FSReqCallback|GetAddrInfoReqWrap|GetNameInfoReqWrap|QueryReqWrap|TCPConnectWrap|PipeConnectWrap|\w+Job)$/;
+const TRACKED_REQUESTS = /^(Process|FSReqCallback|GetAddrInfoReqWrap|GetNameInfoReqWrap|QueryReqWrap|TCPConnectWrap|PipeConnectWrap|\w+Job)$/;
 
 function installAsyncWrap() {
   const fsb = binding('fs');

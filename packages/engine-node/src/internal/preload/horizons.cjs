@@ -56,12 +56,14 @@ function liveTimers() { return require('./hooks.cjs').liveTimers; }
  * largest delay `ev` may get without crossing one of its guards (Infinity
  * when `guards` is false: the unbounded NACD-like baseline).
  * @param {any} ev @param {boolean} [guards]
- * @returns {{cross: number[], guard: number}}
+ * @returns {{cross: number[], timers: any[], guard: number}} `timers[i]` is the timer of `cross[i]`
  */
 function horizonOf(ev, guards = true) {
   const t = now();
   /** @type {number[]} */
   const cross = [];
+  /** @type {any[]} */
+  const timers = [];
   let guard = Infinity;
   const regAsync = ev.info ? ev.info.regAsync : -1;
   for (const tm of liveTimers()) {
@@ -72,11 +74,11 @@ function horizonOf(ev, guards = true) {
     if (left <= 0) continue;
     const guarding = guards && (socketTimers.has(tm) || (regAsync > 0 && info.armAsync === regAsync));
     if (guarding) { if (left < guard) guard = left; continue; }
-    if (left <= MAX_HORIZON_MS) cross.push(left);
+    if (left <= MAX_HORIZON_MS) { cross.push(left); timers.push(tm); }
   }
   // half of what is left: an operation of several steps (readFile: open,
   // stat, read, close) or a FIFO of reads behind this one still ends in time
-  return { cross, guard: guard === Infinity ? Infinity : Math.max(0, Math.floor(guard / 2 - GUARD_MARGIN_MS)) };
+  return { cross, timers, guard: guard === Infinity ? Infinity : Math.max(0, Math.floor(guard / 2 - GUARD_MARGIN_MS)) };
 }
 
 module.exports = { installGuards, horizonOf, MAX_HORIZON_MS };

@@ -124,7 +124,7 @@ function makeEvent(kind, res, key, call, refd) {
     id: `${kind}@${info.site}#${info.ord}.${n}`, kind, site: info.site, api: info.api, info, res, key, call, refd,
     reg: info.reg, arr: S.clock++, asyncId: executionAsyncId(), triggerId: triggerAsyncId(),
     deadline: 0, waitFor: 0, until: 0, held: false, delay: -1, ripe: false, ripeAt: 0, prio: 0, /** @type {any} */ ar: null, /** @type {any} */ slot: null,
-    /** @type {any} */ gate: null, /** @type {any} */ rec: null, dropped: false, last: false,
+    /** @type {any} */ gate: null, /** @type {any} */ rec: null, dropped: false, last: false, straggler: false, notBefore: 0, eligibleAt: -1, /** @type {any} */ afterTimer: null, afterStart: 0,
     /** @type {(() => any[]) | null} keys whose earlier-arrived reads run in this event's poll phase */ samePhase: null,
     ap: kind === 'read' || kind === 'exit' ? arrivalPhase() : -1,
   };
@@ -433,15 +433,45 @@ function quietNow() {
   for (const q of S.queues.values()) if (!q[0].last) return false;
   return true;
 }
+/**
+ * Oldest first counts a late hold from when it became eligible (its timer
+ * ran and its notBefore passed, seen at a poll), not from its arrival: work
+ * that the timer started and that arrived before then is older.
+ */
+function markEligible() {
+  const t = now();
+  for (const ev of S.quiet) if (ev.eligibleAt < 0 && ev.notBefore <= t && timerRan(ev)) ev.eligibleAt = ev.afterTimer || ev.notBefore ? S.clock++ : ev.arr;
+}
+/** The timer a late hold waits for has run (or was cleared or re-armed). */
+function timerRan(/** @type {any} */ ev) {
+  const tm = ev.afterTimer;
+  return !tm || tm._destroyed || tm._idleStart !== ev.afterStart;
+}
 function pollQuiet() {
   if (S.quietPoll || S.quiet.size === 0) return;
   S.quietPoll = makeSlot(() => {
     S.quietPoll = null;
+    markEligible();
     if (quietNow()) {
-      // the earliest-arrived of them is the one answered first
-      let first = null;
-      for (const ev of S.quiet) if (!first || ev.arr < first.arr) first = ev;
-      if (first) { S.quiet.delete(first); first.ripe = true; first.ripeAt = now(); pump(); }
+      // Of those whose `notBefore` has passed (a late hold first waits for the
+      // program's timers), the earliest-arrived is answered first, or with a
+      // LIFO strategy the one whose key (socket, request) spoke last: the
+      // operation started first finishes last, and a stream whose newest
+      // chunk is the newest arrival goes on before older work.
+      const t = now();
+      const lifo = !!(S.strategy && S.strategy.lifo);
+      let pick = null, pickArr = 0, straggler = null;
+      for (const ev of S.quiet) {
+        if (ev.eligibleAt < 0) continue;
+        const q = S.queues.get(ev.key);
+        if (!q || q[0] !== ev) continue;
+        if (ev.straggler) { straggler = ev; continue; }
+        const arr = lifo ? q[q.length - 1].arr : ev.eligibleAt;
+        if (!pick || (lifo ? arr > pickArr : arr < pickArr)) { pick = ev; pickArr = arr; }
+      }
+      // a straggler goes when it is the last one waiting
+      if (!pick && straggler && S.quiet.size === 1) pick = straggler;
+      if (pick) { S.quiet.delete(pick); pick.ripe = true; pick.ripeAt = t; pump(); }
     }
     pollQuiet();
   }, QUIET_MS, false);
