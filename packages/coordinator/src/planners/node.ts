@@ -6,7 +6,7 @@ import { NodeSeedStrategy, parseJob, type EngineOptionsInput, type NodeStrategy 
 import type { EnginePlanner } from "./types";
 import { freshSeed, nudgeNumbers } from "./nudge";
 
-export const NODE_STRATEGY_CHOICES = ["shuffle", "delay", "demux", "pct", "mix"] as const satisfies readonly NodeStrategy[];
+export const NODE_STRATEGY_CHOICES = ["shuffle", "delay", "demux", "pct", "horizon", "late", "mix"] as const satisfies readonly NodeStrategy[];
 /** Probability of exploring a random strategy instead of mutating a corpus entry. */
 export const NODE_EXPLORE_P = 0.3;
 

@@ -48,9 +48,9 @@ Options:
                                  timers, then when the program is quiet, one
                                  at a time, newest first (or oldest first:
                                  lifo=0); bounded by its guards
-                        mix      per run: late 8/10 (newest first in 1/3 of
-                                 them, oldest first in 2/3), horizon 1/10,
-                                 pct 1/10, parameters drawn too
+                        mix      per run: late 9/10 (newest first in 1/3 of
+                                 them, oldest first in 2/3), pct 1/10,
+                                 parameters drawn too
                         none     no perturbation (record only)
   --hold-prob P       shuffle: probability a completion is held (default 0.8)
   --delay-prob P      delay: probability a completion is delayed (default 0.3)

@@ -453,11 +453,9 @@ function pollQuiet() {
     S.quietPoll = null;
     markEligible();
     if (quietNow()) {
-      // Of those whose `notBefore` has passed (a late hold first waits for the
-      // program's timers), the earliest-arrived is answered first, or with a
-      // LIFO strategy the one whose key (socket, request) spoke last: the
-      // operation started first finishes last, and a stream whose newest
-      // chunk is the newest arrival goes on before older work.
+      // Of those that are eligible (a late hold first waits for the
+      // program's timers), the oldest is answered first, or with a LIFO
+      // strategy the newest: the operation started first finishes last.
       const t = now();
       const lifo = !!(S.strategy && S.strategy.lifo);
       let pick = null, pickArr = 0, straggler = null;
@@ -466,7 +464,7 @@ function pollQuiet() {
         const q = S.queues.get(ev.key);
         if (!q || q[0] !== ev) continue;
         if (ev.straggler) { straggler = ev; continue; }
-        const arr = lifo ? q[q.length - 1].arr : ev.eligibleAt;
+        const arr = lifo ? ev.arr : ev.eligibleAt;
         if (!pick || (lifo ? arr > pickArr : arr < pickArr)) { pick = ev; pickArr = arr; }
       }
       // a straggler goes when it is the last one waiting
