@@ -250,6 +250,8 @@ test("a worker proves its engines at start-up and advertises those that passed",
       return beats.length === 1;
     }, 60_000, "the worker's first heartbeat");
     assert.deepEqual(engines, ["input"]);
+    // the first heartbeat goes out before the worker has set up its queues and printed its ready line
+    await waitUntil(async () => w.log.some((l) => /ready: engines/.test(l)), 60_000, "the worker's ready line");
     assert.ok(w.log.some((l) => /ready: engines input/.test(l)), w.log.join("\n"));
   } finally {
     await killAndWait(w);

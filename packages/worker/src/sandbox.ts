@@ -40,6 +40,13 @@ export const NET_SANDBOX_PREFIX: readonly string[] = ["unshare", "--net", "--use
 
 /** The fs sandbox's init script (perl), run by `unshare` as the process the engine holds. */
 export const FS_SANDBOX_INIT = fileURLToPath(new URL("./internal/sandbox-init.pl", import.meta.url));
+/**
+ * The farm's own code (this package and, beside it in the same checkout or
+ * node_modules tree, the engines' preloads, harnesses and runners): targets
+ * load it, so the fs sandbox keeps it readable even when the checkout lives
+ * under a private tmp directory (a CI clone in /tmp).
+ */
+const FARM_CODE_DIR = fileURLToPath(new URL(".", import.meta.url));
 
 /** mount(2)'s syscall number, which the init script calls directly, by Node's process.arch (undefined: no fs sandbox). */
 const SYS_MOUNT: Partial<Record<string, number>> = { x64: 165, arm64: 40, riscv64: 40, loong64: 40, ia32: 21, arm: 21, ppc64: 21, s390x: 21 };
@@ -234,7 +241,7 @@ export function jobSandbox(resolved: ResolvedSandbox, workDir: string, paths: Jo
   const args = [
     ...tmps.flatMap((t) => ["-t", t]),
     "-w", real,
-    ...readableRoots(paths.readable ?? [], tmps, real).flatMap((r) => ["-r", r]),
+    ...readableRoots([FARM_CODE_DIR, ...(paths.readable ?? [])], tmps, real).flatMap((r) => ["-r", r]),
     ...(paths.hide ?? []).filter((h) => isAbsolute(h) && existsSync(h)).flatMap((h) => ["-h", realpathOr(h)]),
     "-c", join(real, "target-cwd"),
     "--",

@@ -12,7 +12,6 @@ import { hostname } from "node:os";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { randomBytes } from "node:crypto";
 import {
   FuzzFarmError,
@@ -46,14 +45,6 @@ import { runReplay } from "./maintenance/replay";
 import { runMinimize } from "./maintenance/minimize";
 import { checkJobPolicy, type JobPolicy } from "./policy";
 import { jobSandbox, resolveSandbox, type SandboxMode, type SandboxProbeOptions } from "./sandbox";
-
-/**
- * The farm's own code (this package and, beside it in the same checkout or
- * node_modules tree, the engines' preloads, harnesses and runners): targets
- * load it, so the fs sandbox must keep it readable when the checkout lives
- * under a private tmp directory (a CI clone in /tmp).
- */
-const FARM_CODE_DIR = fileURLToPath(new URL(".", import.meta.url));
 
 export interface WorkerOptions {
   redisUrl: string;
@@ -221,7 +212,7 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
         signal: shutdown.signal,
         workDir,
         sandbox: jobSandbox(sandbox, workDir, {
-          readable: [payload.target.path, FARM_CODE_DIR, ...(opts.policy?.targetRoots ?? []), ...(opts.sandboxReadable ?? [])],
+          readable: [payload.target.path, ...(opts.policy?.targetRoots ?? []), ...(opts.sandboxReadable ?? [])],
           hide: opts.sandboxHide,
         }),
         onProgress: (p: { execs: number }) => {
