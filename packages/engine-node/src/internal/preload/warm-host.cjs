@@ -39,10 +39,24 @@ process.on('message', (/** @type {WarmRequest} */ msg) => {
   const hard = setTimeout(() => { killed = true; run.w.terminate(); }, msg.timeoutMs + 3000);
   run.w.once('exit', (/** @type {number} */ code) => {
     clearTimeout(hard);
-    // let the stdio streams flush what the worker wrote before it exited
-    setImmediate(() => {
+    // reply once the stdio streams have delivered what the worker wrote
+    // before it exited (they end after the exit; one immediate was not
+    // always enough on a loaded machine), or after 1 s at most
+    let sent = false;
+    const send = () => {
+      if (sent) return;
+      sent = true;
+      clearTimeout(bound);
       reply({ id: msg.id, exitCode: code, stdout: run.stdout, stderr: run.stderr, error: run.error, killed });
-    });
+    };
+    const bound = setTimeout(send, 1000);
+    let open = 0;
+    for (const s of [run.w.stdout, run.w.stderr]) {
+      if (s.readableEnded) continue;
+      open++;
+      s.once('end', () => { if (--open === 0) setImmediate(send); });
+    }
+    if (open === 0) setImmediate(send);
   });
   /** @type {WarmRun} */
   const job = { cfg: msg.cfg, script: msg.script, args: msg.args };
