@@ -1,5 +1,5 @@
 // Generator configuration: what a generated program may contain.
-import { FuzzFarmError, WasmGenerator } from "@fuzzfarm/protocol";
+import { FuzzFarmError, WASM_GENERATOR_LIMITS, WasmGenerator } from "@fuzzfarm/protocol";
 
 /** A complete generator configuration (every field of WasmGenerator but the preset). */
 const GEN_CONFIG = WasmGenerator.omit({ preset: true }).required();
@@ -64,15 +64,6 @@ export const GEN_PRESETS: Record<string, Partial<GenConfig>> = {
   opt: { threads: 3, depth: 1, cells: 3, stmts: 12 },
 };
 
-const LIMITS: Record<string, [number, number]> = {
-  threads: [1, 8],
-  depth: [0, 4],
-  cells: [1, 12],
-  stmts: [1, 20],
-  helpers: [0, 6],
-  yieldRate: [0, 1],
-};
-
 /** Merge and check a user-supplied configuration; throws FF_ERR_CONFIG on a bad field. */
 export function parseGenConfig(raw: Record<string, unknown> | undefined): GenConfig {
   const out: Record<string, unknown> = { ...DEFAULT_GEN_CONFIG };
@@ -83,7 +74,7 @@ export function parseGenConfig(raw: Record<string, unknown> | undefined): GenCon
     if (typeof def === "boolean") {
       if (typeof v !== "boolean") throw new FuzzFarmError("FF_ERR_CONFIG", `generator option '${k}' must be a boolean`);
     } else {
-      const [lo, hi] = LIMITS[k]!;
+      const [lo, hi] = WASM_GENERATOR_LIMITS[k as keyof typeof WASM_GENERATOR_LIMITS];
       if (typeof v !== "number" || !(v >= lo && v <= hi))
         throw new FuzzFarmError("FF_ERR_CONFIG", `generator option '${k}' must be a number in [${lo}, ${hi}]`);
     }
