@@ -58,6 +58,7 @@ export function githubRunner(o: GitHubRunnerOptions): (req: CheckRequest, progre
   return (req, progress, token) => {
     const key = `${req.owner}/${req.repo}`;
     const previous = queues.get(key) ?? Promise.resolve();
+    // the previous run's failure was reported to its own caller; this run only waits for it to end
     const started = previous.catch(() => {}).then(
       () =>
         new Promise<PullRequestRun>((resolveStart, rejectStart) => {
@@ -102,6 +103,7 @@ export function githubRunner(o: GitHubRunnerOptions): (req: CheckRequest, progre
     );
     queues.set(
       key,
+      // the queue entry only orders runs; its failure reaches the caller through `started` / `done`
       started.then((r) => r.done).catch(() => {}),
     );
     return started;

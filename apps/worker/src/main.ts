@@ -1,10 +1,13 @@
 // fuzzfarm worker process: joins a farm given its Redis URL (FUZZFARM_REDIS_URL / REDIS_URL).
+// Logs one JSON line per event on stderr (pretty on a terminal), level FUZZFARM_LOG_LEVEL (default info).
 import { loadConfig, resolveJobKey, scrubSecretEnv, secretPaths } from "@fuzzfarm/config";
+import { processLogger } from "@fuzzfarm/logging";
 import { oneLine } from "@fuzzfarm/protocol";
 import { startWorker, loadEngines } from "@fuzzfarm/worker";
 
 async function main() {
   const config = loadConfig();
+  const logger = await processLogger({ name: "worker", level: config.logLevel });
   const jobKey = resolveJobKey(config);
   // What the "fs" sandbox covers (the data directory, secret files), named before their variables go.
   const hide = secretPaths(config, process.env);
@@ -14,7 +17,7 @@ async function main() {
     // Engine binaries by name (FUZZFARM_WASM_ENGINES, FUZZFARM_DENO_PATH, FUZZFARM_BUN_PATH): jobs pick names only.
     wasm: { commands: config.wasmEngines, denoPath: config.denoPath, bunPath: config.bunPath },
   });
-  for (const m of missing) console.error(`fuzzfarm worker: engine ${m.name} unavailable: ${m.why}`);
+  for (const m of missing) logger.warn({ engine: m.name }, `engine ${m.name} unavailable: ${m.why}`);
   if (!engines.length) throw new Error("no engine could be loaded");
   const w = await startWorker({
     redisUrl: config.redisUrl,
@@ -28,10 +31,11 @@ async function main() {
     sandboxHide: hide,
     // configured engine binaries stay readable if they live in a tmp directory the "fs" sandbox replaces
     sandboxReadable: [...config.wasmEngines.flatMap((c) => c.command), config.denoPath ?? "", config.bunPath ?? ""],
-    log: (l) => console.error(`[worker ${process.pid}] ${l}`),
+    logger,
   });
   const bye = async () => {
-    await w.stop().catch(() => {});
+    await w.stop().catch((e) => logger.error({ err: e }, `stop: ${oneLine(e)}`));
+    logger.info({ workerId: w.id }, "worker stopped");
     process.exit(0);
   };
   process.once("SIGTERM", bye);

@@ -7,6 +7,7 @@ import { availableParallelism } from "node:os";
 import { join, resolve } from "node:path";
 import { z } from "zod";
 import { FuzzFarmError } from "@fuzzfarm/protocol";
+import { LOG_LEVELS } from "@fuzzfarm/logging";
 import { withStoredRedisPassword } from "./redis-password";
 import { EnginePathSchema, WasmEnginesSchema } from "./wasm-engines";
 
@@ -83,6 +84,11 @@ export const ConfigSchema = z.object({
   sandbox: z.enum(["auto", "fs", "net", "none"]).default("auto"),
   /** Skip the engines' start-up probes in workers (tests starting many workers). Default false. */
   skipSelfTest: z.preprocess((v) => (typeof v === "string" ? v === "1" || v === "true" : v), z.boolean()).default(false),
+  /**
+   * Least severe log event the farm's processes write (coordinator, workers, dashboard; the CLI's log lines): fatal,
+   * error, warn, info, debug, trace or silent. Default "info" (env FUZZFARM_LOG_LEVEL).
+   */
+  logLevel: z.enum(LOG_LEVELS).default("info"),
 });
 export type Config = Readonly<z.infer<typeof ConfigSchema>>;
 export type ConfigInput = z.input<typeof ConfigSchema>;
@@ -112,6 +118,7 @@ const ENV: Record<string, keyof ConfigInput> = {
   FUZZFARM_ENGINES: "engines",
   FUZZFARM_SKIP_SELFTEST: "skipSelfTest",
   FUZZFARM_SANDBOX: "sandbox",
+  FUZZFARM_LOG_LEVEL: "logLevel",
 };
 
 export interface LoadConfigOptions {

@@ -56,7 +56,9 @@ export function createAnnouncer(queues: FarmQueues, logger: Logger): Announcer {
     try {
       await publishEvent(queues.connection, queues.prefix, ev);
     } catch (e) {
-      logger.warn({ event: ev, err: e }, `event ${ev.type} not published (dashboards refresh on the next one): ${oneLine(e)}`);
+      // the ids it concerns as fields of their own, as every coordinator event has them
+      const ids = Object.fromEntries(Object.entries(ev).filter(([k]) => k === "campaignId" || k === "jobId" || k === "bucketId"));
+      logger.warn({ ...ids, event: ev, err: e }, `event ${ev.type} not published (dashboards refresh on the next one): ${oneLine(e)}`);
     }
   };
   return {

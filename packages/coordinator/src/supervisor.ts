@@ -62,6 +62,7 @@ export function startSupervisor(deps: SupervisorDeps): Supervisor {
   return {
     exclusive<T>(fn: () => Promise<T>): Promise<T> {
       const done = running.then(fn);
+      // the chain only orders the calls: `done`'s failure reaches this call's caller
       running = done.catch(() => {});
       return done;
     },

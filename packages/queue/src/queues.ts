@@ -73,6 +73,7 @@ export function openQueues(cfg: QueuesConfig): FarmQueues {
       // A queue closed before its connection is ready lets BullMQ emit 'error' on a connection it has already
       // detached from (an uncaught "Connection is closed." that ended short CLI commands with exit 1): wait for
       // readiness first, bounded, since Redis may be down when we close.
+      // (A queue that never gets ready is closed all the same: its error is the close's to report.)
       await Promise.race([Promise.all(all().map((q) => q.waitUntilReady().catch(() => {}))), sleep(READY_WAIT_MS, undefined, { ref: false })]);
       await Promise.all(all().map((q) => q.close()));
       connection.disconnect();

@@ -2,7 +2,7 @@
 // listening (the coordinator app and `fuzzfarm up` call listen). Shared
 // plugins first (errors, services = db + redis, auth, security headers,
 // OpenAPI), then one folder per resource under routes/.
-import Fastify, { type FastifyInstance } from "fastify";
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import errors from "./plugins/errors";
 import services from "./plugins/services";
 import hostGuard from "./plugins/host-guard";
@@ -25,10 +25,12 @@ import artifacts from "./routes/artifacts/index";
 import githubWebhook from "./routes/github/webhook";
 import ciApi from "./routes/ci/index";
 import type { BuildAppOptions } from "./options";
+import { RequestLog } from "./internal/request-log";
 
 export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: opts.logger ?? false,
+    ...(typeof opts.logger === "object" ? { loggerInstance: opts.logger satisfies FastifyBaseLogger as FastifyBaseLogger } : { logger: opts.logger ?? false }),
+    logController: new RequestLog(),
     bodyLimit: 1024 * 1024,
     ajv: { customOptions: { removeAdditional: true, coerceTypes: "array", useDefaults: true, allErrors: false } },
   });

@@ -3,6 +3,7 @@
 import type { Db } from "@fuzzfarm/db";
 import type { FarmQueues } from "@fuzzfarm/queue";
 import type { CheckRequest } from "@fuzzfarm/github";
+import type { Logger } from "@fuzzfarm/logging";
 
 /** GitHub App mode: the webhook endpoint POST /api/github/webhook. */
 export interface GitHubWebhookOptions {
@@ -53,8 +54,11 @@ export interface BuildAppOptions {
   workerToken?: string;
   /** Data directory: artifact downloads are served from `<dataDir>/artifacts`, coverage reports are built under `<dataDir>/coverage-reports`. */
   dataDir: string;
-  /** Fastify request logging; default false. */
-  logger?: boolean;
+  /**
+   * The app's logger (pino, e.g. @fuzzfarm/logging processLogger): request completions at debug, 5xx responses at
+   * warn, unexpected errors at error, each with its reqId. `true`: fastify's own logger on stdout. Default false: no log.
+   */
+  logger?: Logger | boolean;
   /** Lifetime of a dashboard login session, seconds; default 43 200 (12 h). */
   sessionTtlSeconds?: number;
   /** Mark the session cookie `Secure` (serve over HTTPS); default false. */

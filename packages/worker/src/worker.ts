@@ -41,6 +41,8 @@ import {
   type ConnectionOptions,
   type QueueJob,
 } from "@fuzzfarm/queue";
+import { lineLogger, silentLogger, type Logger } from "@fuzzfarm/logging";
+import { failureLog } from "./internal/failure-log";
 import { runReplay } from "./maintenance/replay";
 import { runMinimize } from "./maintenance/minimize";
 import { checkJobPolicy, type JobPolicy } from "./policy";
@@ -85,6 +87,12 @@ export interface WorkerOptions {
   sandboxProbe?: SandboxProbeOptions;
   /** Heartbeat period, ms. Default 2000. */
   heartbeatMs?: number;
+  /**
+   * Structured logger (pino): one event per call with a level and workerId, and jobId / campaignId / engine / kind
+   * for a job's events. Default: from `log`, else silent.
+   */
+  logger?: Logger;
+  /** Plain lines instead: each event's message (level info and above), when no `logger` is given. */
   log?: (line: string) => void;
 }
 
@@ -107,8 +115,8 @@ const SANDBOX_LINES = {
 export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
   if (!opts.jobKey) throw new FuzzFarmError("FF_ERR_CONFIG", "a worker needs the farm's job key (FUZZFARM_JOB_KEY) to check the jobs it runs");
   const prefix = opts.prefix ?? "fuzzfarm";
-  const log = opts.log ?? (() => {});
   const id = `${hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`;
+  const logger = (opts.logger ?? (opts.log ? lineLogger(opts.log) : silentLogger())).child({ workerId: id });
   const engines = new Map<EngineName, Engine>(opts.engines.map((e) => [e.name, e]));
   const sandbox = await resolveSandbox(opts.sandbox ?? "auto", opts.sandboxProbe);
   if (!opts.skipSelfTest) {
@@ -121,7 +129,7 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
       } catch (err) {
         engines.delete(e.name);
         failures.push(`${e.name}: ${oneLine(err)}`);
-        log(`engine ${e.name} left out: failed its start-up probe: ${oneLine(err)}`);
+        logger.warn({ engine: e.name, err }, `engine ${e.name} left out: failed its start-up probe: ${oneLine(err)}`);
       }
     }
     if (engines.size === 0) throw new FuzzFarmError("FF_ERR_ENGINE_SELFTEST", `every engine failed its start-up probe (${failures.join("; ")})`);
@@ -135,6 +143,7 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
 
   // What each engine offers here (the wasm engine: the engine configurations its jobs may name).
   const capabilities = Object.fromEntries([...engines.values()].flatMap((e) => (e.capabilities ? [[e.name, e.capabilities()]] : [])));
+  const beats = failureLog(logger, "heartbeat");
   const beat = async () => {
     const now = Date.now();
     if (now - rateWindow.at >= 1000) {
@@ -153,7 +162,7 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
       at: now,
       sandbox: sandbox.name,
       capabilities,
-    }).catch(() => {});
+    }).then(beats.succeeded, beats.failed);
   };
   await beat();
   const timer = setInterval(beat, opts.heartbeatMs ?? 2000);
@@ -186,7 +195,7 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
       raw = verifyJobData(job.data, opts.jobKey);
     } catch (e) {
       // Not from our coordinator: never run, and nothing is reported on its behalf.
-      log(`rejected job ${job.id}: ${oneLine(e)}`);
+      logger.warn({ jobId: job.id, queue: job.queueName }, `rejected job ${job.id}: ${oneLine(e)}`);
       throw new UnrecoverableError(oneLine(e));
     }
     let payload: JobPayload;
@@ -197,11 +206,13 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
       engines.get(payload.engine)?.checkJob?.(payload);
     } catch (e) {
       // A malformed payload is rejected, not crashed on; if it names its job, the coordinator learns why.
-      log(`rejected job ${job.id}: ${oneLine(e)}`);
+      logger.warn({ jobId: job.id, campaignId: raw?.campaignId, engine: raw?.engine, queue: job.queueName }, `rejected job ${job.id}: ${oneLine(e)}`);
       if (typeof raw?.jobId === "string" && typeof raw?.campaignId === "string" && typeof raw?.engine === "string") await sendError(raw, oneLine(e));
       throw new UnrecoverableError(oneLine(e));
     }
     const engine = engines.get(payload.engine)!;
+    const ids = { jobId: payload.jobId, campaignId: payload.campaignId, engine: payload.engine, kind: payload.kind, ...(payload.kind !== "fuzz" ? { bucketId: payload.bucketId } : {}) };
+    logger.debug(ids, `job ${payload.jobId} started`);
     stats.currentJobId = payload.jobId;
     const started = new Date();
     const workDir = await mkdtemp(join(tmpdir(), "ffjob-"));
@@ -229,7 +240,7 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
     } catch (e) {
       out = { execs: base, busyMs: Date.now() - started.getTime(), error: jobErrorOf(e) };
     } finally {
-      await rm(workDir, { recursive: true, force: true }).catch(() => {});
+      await rm(workDir, { recursive: true, force: true }).catch((e) => logger.warn({ ...ids, workDir, err: e }, `job ${payload.jobId}: its directory ${workDir} was not removed: ${oneLine(e)}`));
       stats.currentJobId = null;
     }
     stats.execs += Math.max(0, out.execs - base);
@@ -245,9 +256,18 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
       startedAt: started.toISOString(),
       finishedAt: new Date().toISOString(),
     });
-    await publishResult(queues, result);
+    try {
+      await publishResult(queues, result);
+    } catch (e) {
+      // The job fails in BullMQ and runs again (here or elsewhere) after its lock expires; say why.
+      logger.error({ ...ids, err: e }, `job ${payload.jobId}: result not published: ${oneLine(e)}`);
+      throw e;
+    }
     stats.jobsDone++;
-    log(`job ${payload.jobId}: ${result.execs} execs, ${result.findings.length} findings${result.error ? `, error ${result.error.kind}: ${result.error.message}` : ""}`);
+    const done = { ...ids, execs: result.execs, findings: result.findings.length, busyMs: result.busyMs, ...(result.error ? { error: result.error } : {}) };
+    const line = `job ${payload.jobId}: ${result.execs} execs, ${result.findings.length} findings${result.error ? `, error ${result.error.kind}: ${result.error.message}` : ""}`;
+    if (result.error) logger.warn(done, line);
+    else logger.info(done, line);
     return { execs: result.execs };
   };
 
@@ -259,7 +279,12 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
     const now = new Date().toISOString();
     const maintenance = (raw.kind === "replay" || raw.kind === "minimize") && typeof raw.bucketId === "string" && raw.bucketId ? { kind: raw.kind, bucketId: raw.bucketId } : {};
     const result = { jobId: raw.jobId, campaignId: raw.campaignId, engine: raw.engine, ...maintenance, workerId: id, execs: 0, busyMs: 0, startedAt: now, finishedAt: now, error: { kind: "bad-job", message } };
-    await publishResult(queues, parseResult(result));
+    try {
+      await publishResult(queues, parseResult(result));
+    } catch (e) {
+      logger.error({ jobId: raw.jobId, campaignId: raw.campaignId, engine: raw.engine, err: e }, `job ${String(raw.jobId)}: refusal not published: ${oneLine(e)}`);
+      throw e;
+    }
   }
 
   const lockDuration = opts.lockMs ?? 30_000;
@@ -267,6 +292,8 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
   const connections: ReturnType<typeof connect>[] = [];
   const consume = (queueName: string) => {
     const connection = connect(opts.redisUrl);
+    // Connection errors reach the consumer below, which re-emits them as its "error" event (logged there);
+    // this listener only keeps ioredis from printing them a second time as unhandled.
     connection.on("error", () => {});
     connections.push(connection);
     const w = new QueueWorker(queueName, process_, {
@@ -277,7 +304,7 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
       stalledInterval: Math.max(1000, Math.floor(lockDuration / 2)),
       maxStalledCount: 3,
     });
-    w.on("error", (e) => log(`queue error: ${oneLine(e)}`));
+    w.on("error", (e) => logger.error({ queue: queueName, err: e }, `queue error: ${oneLine(e)}`));
     consumers.push(w);
     gate();
   };
@@ -285,20 +312,29 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
   // Routed queues (`jobs-wasm@deno`, queue routes.ts): those whose engine configurations this worker offers,
   // looked up with every heartbeat, so jobs that need them reach only capable workers.
   const routes = new Set<string>();
+  const routeLookups = failureLog(logger, "route lookup");
   const followRoutes = async () => {
-    for (const name of await listRoutes(redis, prefix).catch(() => [] as string[])) {
+    let names: string[];
+    try {
+      names = await listRoutes(redis, prefix);
+      routeLookups.succeeded();
+    } catch (e) {
+      routeLookups.failed(e);
+      return;
+    }
+    for (const name of names) {
       const q = parseJobQueueName(name);
       if (shutdown.signal.aborted || routes.has(name) || !q?.route || !engines.has(q.engine as EngineName)) continue;
       if (!routeServedBy(q.route, capabilities[q.engine] ?? [])) continue;
       routes.add(name);
       consume(name);
-      log(`consuming ${name}`);
+      logger.info({ queue: name }, `consuming ${name}`);
     }
   };
   await followRoutes();
   const routeTimer = setInterval(() => void followRoutes(), opts.heartbeatMs ?? 2000);
   const offers = Object.entries(capabilities).map(([e, c]) => `; ${e} offers ${c.join(", ")}`).join("");
-  log(`worker ${id} ready: engines ${[...engines.keys()].join(", ")}${offers}; sandbox ${sandbox.name}${SANDBOX_LINES[sandbox.name]}${sandbox.why === "probe passed" ? "" : ` (${sandbox.why})`}`);
+  logger.info({ engines: [...engines.keys()], capabilities, sandbox: sandbox.name }, `worker ${id} ready: engines ${[...engines.keys()].join(", ")}${offers}; sandbox ${sandbox.name}${SANDBOX_LINES[sandbox.name]}${sandbox.why === "probe passed" ? "" : ` (${sandbox.why})`}`);
 
   return {
     id,
@@ -310,7 +346,8 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
       clearInterval(routeTimer);
       await Promise.all(consumers.map((c) => c.close()));
       connections.forEach((c) => c.disconnect());
-      await removeHeartbeat(redis, prefix, id).catch(() => {});
+      // the coordinator drops a heartbeat that is not renewed (after its TTL) anyway: a failure here only delays that
+      await removeHeartbeat(redis, prefix, id).catch((e) => logger.warn({ err: e }, `heartbeat not removed at stop: ${oneLine(e)}`));
       await queues.close();
     },
   };

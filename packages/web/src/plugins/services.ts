@@ -56,6 +56,7 @@ async function servicesPlugin(app: FastifyInstance, opts: BuildAppOptions) {
     bus.emit("close");
   });
   app.addHook("onClose", async () => {
+    // closing: the connection is dropped next line either way, so a failed unsubscribe loses nothing
     await unsubscribe().catch(() => {});
     subscriber.disconnect();
   });

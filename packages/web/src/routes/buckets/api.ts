@@ -118,7 +118,7 @@ export default async function bucketApi(app: FastifyInstance) {
 
   // ------------------------------------------------------------ triage
 
-  const announce = (bucketId: string, action: string) => app.ff.publish({ type: "bucket", bucketId, action }).catch((err) => app.log.warn({ err }, "publish failed"));
+  const announce = (bucketId: string, action: string) => app.ff.publish({ type: "bucket", bucketId, action }).catch((err) => app.log.warn({ err, bucketId, action }, `event bucket ${action} not published (dashboards refresh on the next one): ${(err as Error).message}`));
 
   app.post("/api/buckets/:id/status", {
     bodyLimit: 64 * 1024,

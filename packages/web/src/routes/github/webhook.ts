@@ -54,7 +54,7 @@ export default async function githubWebhook(app: FastifyInstance) {
         return reply.code(202).send({ started: true, campaignId: started.campaignId, checkRunId: started.checkRunId });
       } catch (e) {
         // Nothing started: forget the delivery so GitHub's redelivery can try again.
-        await app.ff.redis.del(key).catch(() => {});
+        await app.ff.redis.del(key).catch((err) => req.log.warn({ err, delivery }, `delivery ${delivery} not forgotten (its redelivery will be refused as a replay): ${(err as Error).message}`));
         throw e;
       }
     },
