@@ -47,3 +47,19 @@ export interface WarmReply {
   /** The host terminated the worker (it outlived timeoutMs + 3 s). */
   killed: boolean;
 }
+
+/** A worker thread's config under the fuzzer (preload/threads.cjs; FUZZFARM_THREAD in the thread's environment). */
+export interface ThreadStart {
+  /** The thread's ordinal among the Workers its creator started (1, 2... in creation order). */
+  thread: number;
+  /** Its own seed, derived from the run's seed and the ordinal. */
+  seed: number;
+  /** Probability that the thread stalls right after one of its posts to the parent. */
+  stallProb: number;
+  /** A stall lasts until the parent handled the message and started 2..1+stallSteps more callbacks... */
+  stallSteps: number;
+  /** ...and never longer than this, ms. */
+  stallMs: number;
+  /** At most this many stalls per thread. */
+  stalls: number;
+}

@@ -394,6 +394,7 @@ function installMessagePorts() {
   const wt = require('node:worker_threads');
   const kDispatch = Symbol.for('nodejs.internal.kHybridDispatch');
   const kPorts = Symbol.for('nodejs.internal.kCurrentlyReceivingPorts');
+  const kThreadHandled = Symbol.for('fuzzfarm.threadHandled');
   const MPP = wt.MessagePort.prototype;
   /** @type {any} */
   let p = MPP;
@@ -408,7 +409,11 @@ function installMessagePorts() {
       const ev = makeEvent('message', port, port, () => {
         const prev = port[kPorts];
         port[kPorts] = ports;
-        try { return dispatch.apply(port, args); } finally { port[kPorts] = prev; }
+        try { return dispatch.apply(port, args); } finally {
+          port[kPorts] = prev;
+          // a slow worker thread may wait for its parent to have handled this (threads.cjs)
+          if (port[kThreadHandled]) require('./threads.cjs').bump(port[kThreadHandled]);
+        }
       }, always); // received already: a closing or unref'd port still delivers it
       return intercept(ev);
     },

@@ -29,6 +29,9 @@ class DroppingTrace extends Array {
   push(..._items) { return 0; }
 }
 
+// a worker thread the program started (threads.cjs): only the slow-thread stalls, never a second scheduler
+require('./threads.cjs').startThreadIfAsked();
+
 const cfgPath = process.env.FUZZFARM_NODE;
 if (cfgPath) {
   delete process.env.FUZZFARM_NODE;
@@ -59,6 +62,7 @@ function start(cfg, cfgPath) {
     S.trace = new DroppingTrace();
   }
   S.strategy = makeStrategy(cfg.strategy || 'none', cfg.params || {}, makeRng(cfg.seed || 0));
+  if (S.strategy.threads) require('./threads.cjs').installThreads({ seed: cfg.seed || 0, ...S.strategy.threads }, S.strategy);
   const coverage = cfg.coverage ? require('./coverage.cjs').startCoverage() : null;
   /** @type {ReturnType<typeof import('./replay.cjs').installReplay> | null} */
   let replay = null;

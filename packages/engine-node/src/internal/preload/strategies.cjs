@@ -31,6 +31,10 @@ const DEFAULTS = {
   lateProb: 0.9,     // late: probability that a completion is answered as late as its guards allow
   lifo: 1,           // late: 1 answers the held completions newest first (the operation started first finishes last), 0 oldest first
   straggler: 1,      // late with lifo 0: the first completion that arrives while another request is in flight is answered after all the others
+  stallProb: 0.9,    // late: probability that a worker thread stalls right after it posts to its parent (threads.cjs: the slow thread)
+  stallSteps: 3,     // late: such a stall lasts until the parent handled the message and started 2..1+stallSteps more callbacks
+  stallMs: 250,      // late: and never longer than this, in ms
+  stalls: 8,         // late: at most this many stalls per worker thread
 };
 
 /**
@@ -84,7 +88,7 @@ const POOL_KINDS = new Set(['fs', 'fs.promise', 'dns', 'crypto', 'zlib']);
  * @param {string} name
  * @param {Record<string, number>} params
  * @param {ReturnType<typeof makeRng>} rng
- * @returns {{name: string, params: Record<string, number>, hold: (ev: any) => number, pick: (heads: any[]) => number, lateLoop?: (ev: any) => boolean, delivered?: (ev: any) => void, lifo?: boolean}}
+ * @returns {{name: string, params: Record<string, number>, hold: (ev: any) => number, pick: (heads: any[]) => number, lateLoop?: (ev: any) => boolean, delivered?: (ev: any) => void, lifo?: boolean, threads?: {stallProb: number, stallSteps: number, stallMs: number, stalls: number}}}
  */
 function makeStrategy(name, params, rng) {
   // guided needs the racing pair of an observation run (guideA/guideB): not a
@@ -175,8 +179,10 @@ function makeStrategy(name, params, rng) {
       const { horizonOf } = require('./horizons.cjs');
       let stragglerTaken = false;
       return {
-        name, params: { lateProb: p.lateProb, lifo: p.lifo, straggler: p.straggler, idleHorizonMs: p.idleHorizonMs, guards: p.guards },
+        name, params: { lateProb: p.lateProb, lifo: p.lifo, straggler: p.straggler, idleHorizonMs: p.idleHorizonMs, guards: p.guards, stallProb: p.stallProb, stallSteps: p.stallSteps, stallMs: p.stallMs, stalls: p.stalls },
         lifo: p.lifo !== 0,
+        // and the slow thread (threads.cjs): a worker thread stalls right after it posts
+        threads: p.stallProb > 0 ? { stallProb: p.stallProb, stallSteps: p.stallSteps, stallMs: p.stallMs, stalls: p.stalls } : undefined,
         hold: (ev) => {
           // a child's exit is the signal its output races with: it comes as
           // it comes, while its output is slow
