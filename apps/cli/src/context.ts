@@ -45,6 +45,7 @@ export async function openFarm(config: Config): Promise<Farm> {
     const pending = await pendingMigrations({ url: config.databaseUrl, repoRoot: REPO_ROOT });
     if (pending.length) throw new FuzzFarmError("FF_ERR_DB_DOWN", `database schema is not current (${pending.length} pending migrations): run \`fuzzfarm up\` or \`npm run setup\``);
   } catch (e) {
+    // the error above is the one to report; a failing close of a client that never worked adds nothing
     await db.close().catch(() => {});
     throw e;
   }
@@ -54,6 +55,7 @@ export async function openFarm(config: Config): Promise<Farm> {
     db,
     queues,
     async close() {
+      // closing at the end of a command: a connection that fails to close is dropped with the process
       await queues.close().catch(() => {});
       await db.close().catch(() => {});
     },

@@ -1,7 +1,11 @@
 // Local worker processes for `up` and `fuzz`: real `fuzzfarm worker`
 // processes (so a crash or kill -9 of one is exactly what a remote one does).
+// Each logs JSON lines on its stderr; they are logged again here, at their
+// level, through the command's logger, as `[worker PID] message`.
 import { spawn, type ChildProcess } from "node:child_process";
+import { createInterface } from "node:readline";
 import { resolveJobKey, type Config } from "@fuzzfarm/config";
+import { parseLogLine, type Logger } from "@fuzzfarm/logging";
 import { readHeartbeats, type FarmQueues } from "@fuzzfarm/queue";
 import { workerCommandLine } from "./runtime";
 
@@ -10,7 +14,10 @@ export interface LocalWorkers {
   stop(): Promise<void>;
 }
 
-export function startLocalWorkers(config: Config, n: number, log: (l: string) => void, env: NodeJS.ProcessEnv = {}): LocalWorkers {
+/** pino's level numbers and names. */
+const LEVEL_NAMES = { 60: "fatal", 50: "error", 40: "warn", 30: "info", 20: "debug", 10: "trace" } as const;
+
+export function startLocalWorkers(config: Config, n: number, logger: Logger, env: NodeJS.ProcessEnv = {}): LocalWorkers {
   const procs: ChildProcess[] = [];
   for (let i = 0; i < n; i++) {
     const p = spawn(process.execPath, workerCommandLine(), {
@@ -22,12 +29,19 @@ export function startLocalWorkers(config: Config, n: number, log: (l: string) =>
         FUZZFARM_ENGINES: config.engines.join(","),
         FUZZFARM_SANDBOX: config.sandbox,
         FUZZFARM_JOB_KEY: resolveJobKey(config),
+        FUZZFARM_LOG_LEVEL: config.logLevel,
         ...env,
       },
       stdio: ["ignore", "ignore", "pipe"],
     });
-    p.stderr!.setEncoding("utf8");
-    p.stderr!.on("data", (d: string) => d.split("\n").filter(Boolean).forEach((l) => log(l)));
+    createInterface({ input: p.stderr!, crlfDelay: Infinity }).on("line", (line) => {
+      if (!line) return;
+      const e = parseLogLine(line);
+      // a line that is no event (a start-up failure before the worker's logger exists, a crash) is an error
+      if (!e) return logger.error({ workerPid: p.pid }, `[worker ${p.pid}] ${line}`);
+      const { level, msg, time: _t, pid: _p, hostname: _h, name: _n, ...fields } = e;
+      logger[LEVEL_NAMES[level as keyof typeof LEVEL_NAMES] ?? "info"]({ ...fields, workerPid: p.pid }, `[worker ${p.pid}] ${msg}`);
+    });
     procs.push(p);
   }
   return {

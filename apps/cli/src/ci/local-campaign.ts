@@ -4,6 +4,7 @@
 // as Actions service containers are). The coordinator and workers stop
 // before the caller's replays, so those get the cores.
 import { startCoordinator } from "@fuzzfarm/coordinator";
+import { lineLogger } from "@fuzzfarm/logging";
 import { ensureServices } from "@fuzzfarm/services";
 import type { Config } from "@fuzzfarm/config";
 import { FuzzFarmError } from "@fuzzfarm/protocol";
@@ -15,14 +16,16 @@ import type { CiCampaignRunner } from "./campaign";
 
 /** Open this machine's services (before any check run is created: a service that is down fails the command first). */
 export async function localCampaignRunner(config: Config, workerCount: number, log: (line: string) => void): Promise<CiCampaignRunner> {
-  await ensureServices({ redisUrl: config.redisUrl, databaseUrl: config.databaseUrl, dataDir: config.dataDir, path: process.env.PATH ?? "", repoRoot: REPO_ROOT, start: false, log });
+  // services, coordinator and workers log at FUZZFARM_LOG_LEVEL, each line as before; progress stays output
+  const logger = lineLogger(log, config.logLevel);
+  await ensureServices({ redisUrl: config.redisUrl, databaseUrl: config.databaseUrl, dataDir: config.dataDir, path: process.env.PATH ?? "", repoRoot: REPO_ROOT, start: false, log: (l) => logger.info(l) });
   const farm = await openFarm(config);
   let stopFarmSide: () => Promise<unknown> = async () => {};
   return {
     reproduceCommand: (id) => `fuzzfarm repro ${id}`,
     async run(spec, hooks) {
-      const coordinator = await startCoordinator({ db: farm.db, queues: farm.queues, redisUrl: config.redisUrl, rootDir: REPO_ROOT, only: [], log: (l) => log(`coordinator: ${l}`) });
-      const workers = startLocalWorkers(config, workerCount, (l) => log(`worker: ${l}`));
+      const coordinator = await startCoordinator({ db: farm.db, queues: farm.queues, redisUrl: config.redisUrl, rootDir: REPO_ROOT, only: [], logger: lineLogger((l) => log(`coordinator: ${l}`), config.logLevel) });
+      const workers = startLocalWorkers(config, workerCount, lineLogger((l) => log(`worker: ${l}`), config.logLevel));
       let stopped: Promise<unknown> | null = null;
       stopFarmSide = () => (stopped ??= Promise.all([coordinator.stop(), workers.stop()]));
       // The time box is fuzzing time: start it once a local worker is up (a worker boots in seconds on a busy machine).
@@ -36,6 +39,7 @@ export async function localCampaignRunner(config: Config, workerCount: number, l
       });
       hooks.started(camp.id);
       const progress = setInterval(async () => {
+        // a progress line skipped (database busy or restarting) comes back on the next tick
         const s = await campaignSummary(farm.db, camp.id).catch(() => null);
         if (s) hooks.progress(progressLine(s));
       }, 2000);

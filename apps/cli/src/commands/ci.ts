@@ -144,7 +144,8 @@ export async function ciCommand(f: CiFlags, config: Config, env: NodeJS.ProcessE
         buckets,
       };
     } catch (e) {
-      await check?.fail(`FuzzFarm failed: ${(e as Error).message}`).catch(() => {});
+      // the command's own error is what matters (thrown next); the check run left open is said in a line
+      await check?.fail(`FuzzFarm failed: ${(e as Error).message}`).catch((f: Error) => log(`check run ${check?.id} not marked failed: ${f.message}`));
       throw e;
     }
   } finally {

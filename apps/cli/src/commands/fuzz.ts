@@ -9,6 +9,8 @@ import type { Config } from "@fuzzfarm/config";
 import { campaignOutcome, countFinishedJobs, countOpenJobs, type Db } from "@fuzzfarm/db";
 import { openFarm, PROJECT_ROOT } from "../context";
 import { startLocalWorkers, waitForLocalWorker } from "../local-workers";
+import { cliLogger } from "../log";
+import { silentLogger } from "@fuzzfarm/logging";
 import { campaignSummary, progressLine } from "./summary";
 import { MAX_CAMPAIGN_SECONDS, parseDuration, resolveTarget } from "./targets";
 
@@ -91,14 +93,15 @@ export async function fuzzCommand(targetArg: string | undefined, f: FuzzFlags, c
   validateCampaignConfig(campaign.target, { engine: campaign.engine, options, jobSeconds, runsPerJob: f.runsPerJob });
   const farm = await openFarm(config);
   // Log lines go to stderr in --json mode too (stdout carries only the summary): a refused replay must be visible.
-  const log = (l: string) => err.write(`${l}\n`);
-  const coordinator = await startCoordinator({ db: farm.db, queues: farm.queues, redisUrl: config.redisUrl, rootDir: PROJECT_ROOT, only: [], log: (l) => log(`coordinator: ${l}`) });
-  const workers = startLocalWorkers(config, nWorkers, () => {});
+  const logger = cliLogger(err, config.logLevel);
+  const coordinator = await startCoordinator({ db: farm.db, queues: farm.queues, redisUrl: config.redisUrl, rootDir: PROJECT_ROOT, only: [], logger: cliLogger(err, config.logLevel, "coordinator: ") });
+  // the workers' own log stays out of this command's output (its coordinator reports what they did)
+  const workers = startLocalWorkers(config, nWorkers, silentLogger());
   let camp: { id: string };
   try {
     // The time box is fuzzing time: it starts once a local worker is up.
     if (!(await waitForLocalWorker(workers, farm.queues.connection, config.queuePrefix)))
-      log("no local worker came up within 60s; the campaign starts anyway (remote workers may join)");
+      logger.warn("no local worker came up within 60s; the campaign starts anyway (remote workers may join)");
     camp = await coordinator.createCampaign(campaign);
   } catch (e) {
     await Promise.all([coordinator.stop(), workers.stop()]);
@@ -119,12 +122,13 @@ export async function fuzzCommand(targetArg: string | undefined, f: FuzzFlags, c
     coordinator.on("result", (r: ResultApplied) => {
       if (r.campaignId === camp.id && r.newBuckets.length && !stopping) {
         stopping = true;
-        log("first crash found: stopping (--stop-on-crash)");
+        logger.info({ campaignId: camp.id }, "first crash found: stopping (--stop-on-crash)");
         void coordinator.stopCampaign(camp.id);
       }
     });
   const progress = setInterval(async () => {
     if (f.json) return;
+    // a progress line skipped (database busy or restarting) comes back on the next tick; the final summary reports errors
     const s = await campaignSummary(farm.db, camp.id).catch(() => null);
     if (s) err.write(`${progressLine(s)}\n`);
   }, 2000);
@@ -135,6 +139,7 @@ export async function fuzzCommand(targetArg: string | undefined, f: FuzzFlags, c
     const until = Date.now() + maintenanceWait * 1000;
     while (status !== "failed" && Date.now() < until && (await maintenancePending(farm.db, camp.id))) await new Promise((r) => setTimeout(r, 250));
   } catch (e) {
+    // the error above is the one to report
     await farm.close().catch(() => {});
     throw e;
   } finally {

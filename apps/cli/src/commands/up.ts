@@ -10,6 +10,7 @@ import { buildApp } from "@fuzzfarm/web";
 import { dashboardExposure, redisPasswordFile, type Config } from "@fuzzfarm/config";
 import { openFarm, PROJECT_ROOT, REPO_ROOT } from "../context";
 import { startLocalWorkers } from "../local-workers";
+import { cliLogger } from "../log";
 import { progressLine, campaignSummary } from "./summary";
 import { resolveTarget } from "./targets";
 
@@ -21,16 +22,19 @@ export interface UpFlags {
 export const DEMO_TARGET = join(REPO_ROOT, "examples", "input", "magic-bytes.ts");
 
 export async function upCommand(f: UpFlags, loaded: Config, err = process.stderr): Promise<number> {
+  // What `up` says of itself (the dashboard's address, how workers join, the demo's progress) is its output;
+  // services, coordinator and workers speak through the logger (their lines, at FUZZFARM_LOG_LEVEL).
   const log = (l: string) => err.write(`${l}\n`);
+  const logger = cliLogger(err, loaded.logLevel);
   // A Redis started here requires the password it generated: everything below (and the local workers) uses its URL.
-  const { redisUrl } = await ensureServices({ redisUrl: loaded.redisUrl, databaseUrl: loaded.databaseUrl, dataDir: loaded.dataDir, path: process.env.PATH ?? "", repoRoot: REPO_ROOT, installPackages: true, log });
+  const { redisUrl } = await ensureServices({ redisUrl: loaded.redisUrl, databaseUrl: loaded.databaseUrl, dataDir: loaded.dataDir, path: process.env.PATH ?? "", repoRoot: REPO_ROOT, installPackages: true, log: (l) => logger.info(l) });
   const config: Config = Object.freeze({ ...loaded, redisUrl });
   const farm = await openFarm(config);
   const adminToken = config.adminToken ?? randomBytes(18).toString("base64url");
-  const coordinator = await startCoordinator({ db: farm.db, queues: farm.queues, redisUrl: config.redisUrl, rootDir: PROJECT_ROOT, log: (l) => log(`coordinator: ${l}`) });
+  const coordinator = await startCoordinator({ db: farm.db, queues: farm.queues, redisUrl: config.redisUrl, rootDir: PROJECT_ROOT, logger: cliLogger(err, config.logLevel, "coordinator: ") });
   const app = await buildApp({ db: farm.db, queues: farm.queues, redisUrl: config.redisUrl, prefix: config.queuePrefix, adminToken, workerToken: config.workerToken, ciToken: config.ciToken, ci: { targetRoots: config.targetRoots ?? [], startCampaign: (c) => coordinator.createCampaign(c) }, dataDir: config.dataDir, ...dashboardExposure(config) });
   const address = await app.listen({ host: config.httpHost, port: config.httpPort });
-  const workers = startLocalWorkers(config, config.workers, (l) => log(l));
+  const workers = startLocalWorkers(config, config.workers, logger);
   // The token is printed only when it was just generated: one from the environment or a file must not land in logs.
   log(`dashboard: ${address}  (${config.adminToken ? "admin token: the configured one" : `admin token for writes: ${adminToken}`})`);
   log(`workers: ${config.workers} local; others join with: ${joinHint(config.redisUrl, config.dataDir)}`);
@@ -39,6 +43,7 @@ export async function upCommand(f: UpFlags, loaded: Config, err = process.stderr
     const c = await coordinator.createCampaign({ target: t, engine: "input", seconds: f.demoTime ?? 120, jobSeconds: 5 });
     log(`demo campaign ${c.id} on ${t.path}: watch it at ${address}/campaigns/${c.id}`);
     const iv = setInterval(async () => {
+      // a progress line skipped (database busy or restarting) comes back on the next tick
       const s = await campaignSummary(farm.db, c.id).catch(() => null);
       if (!s) return;
       log(progressLine(s));
