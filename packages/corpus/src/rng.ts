@@ -91,23 +91,6 @@ class PureRng implements Rng {
   }
 }
 
-/**
- * A seed with its bits mixed (murmur3's 32-bit finalizer). xoroshiro128+
- * seeded with neighbouring integers starts with nearly the same draws
- * (seeds 1000, 2000 and 3000 all draw 0.641 first): a caller whose seeds are
- * consecutive job or run numbers and whose first draws matter passes them
- * through this first, `createRng(mixSeed(n))`.
- */
-export function mixSeed(seed: number): number {
-  let h = seed | 0;
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h | 0;
-}
-
 /** A seeded generator: the same seed gives the same sequence on every machine. */
 export function createRng(seed: number): Rng {
   return new PureRng(xoroshiro128plus(seed | 0));
