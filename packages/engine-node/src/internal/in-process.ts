@@ -82,7 +82,7 @@ export function startNodeCliInProcess(argv: string[], ownFiles: string[] = []): 
   // This front was the main module; the program's becomes it (CommonJS), or there is none (an ES module, as under node).
   delete (process as { mainModule?: unknown }).mainModule;
   // Not caught: an error of the program's first turn is the program's uncaught error, as under node.
-  (Module as unknown as { runMain(main: string): void }).runMain(script);
+  Module.runMain(script);
   return true;
 }
 

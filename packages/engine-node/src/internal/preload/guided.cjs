@@ -9,6 +9,10 @@
 // (horizons.cjs). Every other completion runs as it comes, so the reversal
 // is the run's only perturbation.
 'use strict';
+/**
+ * @typedef {import('./types').SchedEvent} SchedEvent
+ * @typedef {import('./types').Strategy} Strategy
+ */
 
 /** FNV-1a, 31 bits: the same function as src/internal/guide.ts siteHash. */
 function siteHash(/** @type {string} */ key) {
@@ -18,10 +22,11 @@ function siteHash(/** @type {string} */ key) {
 }
 
 /** The trace's site key (trace.ts siteKey): kind and site without its column. */
-const siteKeyOf = (/** @type {any} */ ev) => `${ev.kind}@${String(ev.site).replace(/:\d+$/, '')}`;
+const siteKeyOf = (/** @type {SchedEvent} */ ev) => `${ev.kind}@${String(ev.site).replace(/:\d+$/, '')}`;
 
 /**
  * @param {Record<string, number>} p guideA, guideB, guideMaxMs, guideCount
+ * @returns {Strategy}
  */
 function makeGuided(p) {
   const { installGuards, horizonOf } = require('./horizons.cjs');
@@ -32,20 +37,20 @@ function makeGuided(p) {
   const count = p.guideCount > 0 ? p.guideCount : 1;
   let postponedN = 0;
   let bRan = false;
-  /** @type {any[]} */
+  /** @type {SchedEvent[]} */
   const postponed = [];
   return {
     name: 'guided',
     params: { guideA: A, guideB: B, guideMaxMs: maxMs, guideCount: count },
-    hold(/** @type {any} */ ev) {
+    hold(ev) {
       if (bRan || postponedN >= count || siteHash(siteKeyOf(ev)) !== A) return -1;
       postponedN++;
       postponed.push(ev);
       return Math.min(maxMs, horizonOf(ev).guard);
     },
-    pick(/** @type {any[]} */ heads) { let b = 0; for (let i = 1; i < heads.length; i++) if (heads[i].ripeAt < heads[b].ripeAt) b = i; return b; },
+    pick(heads) { let b = 0; for (let i = 1; i < heads.length; i++) if (heads[i].ripeAt < heads[b].ripeAt) b = i; return b; },
     /** a completion was delivered: B's first one releases what waits for it */
-    delivered(/** @type {any} */ ev) {
+    delivered(ev) {
       if (bRan || siteHash(siteKeyOf(ev)) !== B) return;
       bRan = true;
       for (const w of postponed) if (S.queues.has(w.key)) { w.ripe = true; w.ripeAt = now(); }

@@ -19,6 +19,11 @@
 //     (`setTimeout(onTimeout, 100); fs.readFile(..., done)`), followed along
 //     the operation's internal steps (readFile's open, stat, read, close).
 'use strict';
+/**
+ * @typedef {import('./types').SchedEvent} SchedEvent
+ * @typedef {import('./types').ProgramTimer} ProgramTimer
+ * @typedef {import('node:net').Socket & Record<symbol, unknown>} SymbolSocket a socket with Node's internal symbol-keyed fields
+ */
 const { S, now } = require('./scheduler.cjs');
 
 /** Horizons beyond this are keep-alive and housekeeping timers, not races. */
@@ -39,30 +44,31 @@ function installGuards() {
   const setTimeout = SP.setTimeout;
   /** @type {symbol | undefined} */
   let kTimeout;
-  SP.setTimeout = function (/** @type {any[]} */ ...args) {
+  /** @this {SymbolSocket} @param {unknown[]} args */
+  SP.setTimeout = function (...args) {
     const r = Reflect.apply(setTimeout, this, args);
     if (!kTimeout) kTimeout = Object.getOwnPropertySymbols(this).find((s) => s.description === 'timeout');
-    const t = kTimeout ? /** @type {any} */ (this)[kTimeout] : null;
+    const t = kTimeout ? this[kTimeout] : null;
     if (t && typeof t === 'object') socketTimers.add(t);
     return r;
   };
 }
 
-/** @returns {Set<any>} the program's armed timers (hooks.cjs keeps them) */
+/** @returns {Set<ProgramTimer>} the program's armed timers (hooks.cjs keeps them) */
 function liveTimers() { return require('./hooks.cjs').liveTimers; }
 
 /**
  * Remaining ms of each live timer that could race with `ev`, and the
  * largest delay `ev` may get without crossing one of its guards (Infinity
  * when `guards` is false: the unbounded NACD-like baseline).
- * @param {any} ev @param {boolean} [guards]
- * @returns {{cross: number[], timers: any[], guard: number}} `timers[i]` is the timer of `cross[i]`
+ * @param {SchedEvent} ev @param {boolean} [guards]
+ * @returns {{cross: number[], timers: ProgramTimer[], guard: number}} `timers[i]` is the timer of `cross[i]`
  */
 function horizonOf(ev, guards = true) {
   const t = now();
   /** @type {number[]} */
   const cross = [];
-  /** @type {any[]} */
+  /** @type {ProgramTimer[]} */
   const timers = [];
   let guard = Infinity;
   const regAsync = ev.info ? ev.info.regAsync : -1;

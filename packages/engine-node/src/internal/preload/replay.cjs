@@ -18,13 +18,20 @@
 // phase). With `holdSet`
 // (minimization) only the listed events wait; the others run as they arrive.
 'use strict';
+/**
+ * @typedef {import('./types').SchedEvent} SchedEvent
+ * @typedef {import('./types').ReplayRecord} ReplayRecord
+ * @typedef {import('./types').Replayer} Replayer
+ * @typedef {import('./types').Slot} Slot
+ * @typedef {SchedEvent & { rec: ReplayRecord }} RecordedEvent an event the recording saw
+ */
 const { S, hold, deliverSync, scheduleDrain, makeSlot, cancelSlot, now } = require('./scheduler.cjs');
 
 /**
  * @param {{events: {id: string, seq: number, held: boolean, t: number, tp?: boolean}[], holdSet?: string[] | null}} rec
  */
 function installReplay(rec) {
-  /** @type {Map<string, {seq: number, held: boolean, t: number, tp: boolean}>} */
+  /** @type {Map<string, ReplayRecord>} */
   const byId = new Map();
   /** @type {number[]} */
   const times = [];
@@ -37,12 +44,13 @@ function installReplay(rec) {
   const holdSet = rec.holdSet ? new Set(rec.holdSet) : null;
   let next = 0;
   let lastProgress = now();
-  /** @type {any} */ let watchdog = null;
-  /** @type {any} */ let wake = null;
+  /** @type {Slot | null} */ let watchdog = null;
+  /** @type {Slot | null} */ let wake = null;
   let skipped = 0;
 
   const advance = () => { while (next < n && done[next]) next++; lastProgress = now(); };
-  const waits = (/** @type {any} */ ev) => !!ev.rec && (!holdSet || holdSet.has(ev.id));
+  /** @type {(ev: SchedEvent) => ev is RecordedEvent} */
+  const waits = (ev) => !!ev.rec && (!holdSet || holdSet.has(ev.id));
   /**
    * The earliest time a recorded event may run: its recorded time, and its
    * recorded gap after the previous one (the run may start late on a loaded
@@ -52,7 +60,7 @@ function installReplay(rec) {
    * would split them over phases.
    */
   const UNHELD_SLACK_MS = 5;
-  const dueAt = (/** @type {any} */ ev) => {
+  const dueAt = (/** @type {RecordedEvent} */ ev) => {
     const s = ev.rec.seq;
     const prev = s > 0 ? deliveredAt[s - 1] : undefined;
     if (ev.rec.tp && prev !== undefined) return prev; // same timers phase as the previous one: right after it
@@ -62,13 +70,13 @@ function installReplay(rec) {
   };
   // every recorded event, held or not: one the recording got late without
   // holding it (a loaded machine ran its timer 70 ms late) is late here too
-  const due = (/** @type {any} */ ev) => now() >= dueAt(ev);
+  const due = (/** @type {RecordedEvent} */ ev) => now() >= dueAt(ev);
 
+  /** @type {Replayer} */
   const R = {
     get skipped() { return skipped; },
     /** only some events wait (minimization): the other timers keep Node's deadline order */
     subset: !!holdSet,
-    /** @param {any} ev @param {any[] | undefined} q */
     intercept(ev, q) {
       ev.rec = byId.get(ev.id) || null;
       if (ev.rec && done[ev.rec.seq]) ev.rec = null; // a second event with a recorded id: treat as new
@@ -85,11 +93,11 @@ function installReplay(rec) {
       return undefined;
     },
     /** ripe = may run now */
-    ripe(/** @type {any} */ ev) { return !waits(ev) || (ev.rec.seq <= next && due(ev)); },
+    ripe(ev) { return !waits(ev) || (ev.rec.seq <= next && due(ev)); },
     /** among ripe heads, the earliest recorded first */
-    pick(/** @type {any[]} */ heads) {
+    pick(heads) {
       let b = 0;
-      const key = (/** @type {any} */ h) => (waits(h) ? h.rec.seq : -1);
+      const key = (/** @type {SchedEvent} */ h) => (waits(h) ? h.rec.seq : -1);
       for (let i = 1; i < heads.length; i++) if (key(heads[i]) < key(heads[b])) b = i;
       return b;
     },
@@ -101,7 +109,7 @@ function installReplay(rec) {
       }
       return null;
     },
-    delivered(/** @type {any} */ ev) {
+    delivered(ev) {
       if (ev.rec && !done[ev.rec.seq]) {
         done[ev.rec.seq] = 1;
         deliveredAt[ev.rec.seq] = now();

@@ -12,6 +12,18 @@
 //
 // Liveness: each slot is ref'd iff the source of its event is.
 'use strict';
+/**
+ * The scheduler's records, typed in types.ts:
+ * @typedef {import('./types').SchedEvent} SchedEvent
+ * @typedef {import('./types').ResInfo} ResInfo
+ * @typedef {import('./types').ProgramTimer} ProgramTimer
+ * @typedef {import('./types').StreamHandle} StreamHandle
+ * @typedef {import('./types').Slot} Slot
+ * @typedef {import('./types').Strategy} Strategy
+ * @typedef {import('./types').Replayer} Replayer
+ * @typedef {import('./types').TickingProcess} TickingProcess
+ * @typedef {import('../trace').TraceEvent} TraceEvent
+ */
 const { AsyncResource, executionAsyncId, triggerAsyncId } = require('node:async_hooks');
 const timers = require('node:timers');
 const { captureSite } = require('./sites.cjs');
@@ -28,54 +40,59 @@ const now = () => performance.now();
  */
 const TICK_MS = 1;
 
+/** Until the preload starts (index.cjs sets the run's strategy): what makeStrategy('none') gives. */
+/** @type {Strategy} */
+const NO_STRATEGY = { name: 'none', params: {}, hold: () => -1, pick: () => 0 };
+
 /** Shared state of the interceptor (one per thread). */
 const S = {
   root: process.cwd(),
-  /** @type {any} */ strategy: null,
+  /** @type {Strategy} */ strategy: NO_STRATEGY,
   clock: 0,
   seq: 0,
   t0: now(),
-  /** @type {any[]} */ trace: [],
-  /** @type {Map<any, any[]>} */ queues: new Map(),
+  /** @type {TraceEvent[]} */ trace: [],
+  /** @type {Map<object, SchedEvent[]>} */ queues: new Map(),
   held: 0,
   heldMessages: 0,
   /** held timer events (kind 'timeout'): the late loop's queue, in deadline order when released */
-  /** @type {Set<any>} */ heldTimers: new Set(),
+  /** @type {Set<SchedEvent>} */ heldTimers: new Set(),
   /** the program's armed timers, not yet delivered or cleared (hooks.cjs keeps it) */
-  /** @type {Set<any>} */ liveTimers: new Set(),
+  /** @type {Set<ProgramTimer>} */ liveTimers: new Set(),
   /** loop time of the timers phase in progress: a timer due by then runs before the next check phase */
   coDue: -Infinity,
   /** events delivered so far, and the held events that wait for a number of them (postponed until others ran) */
   delivered: 0,
-  /** @type {Set<any>} */ waiters: new Set(),
+  /** @type {Set<SchedEvent>} */ waiters: new Set(),
   /** one-shot requests issued and not yet answered by core (fs, dns, crypto, connect, write, zlib, fs.promises) */
   /** @type {Set<object>} */ inflight: new Set(),
   /** held events that wait until the program is otherwise quiet (see quietNow), and the slot that polls for it */
-  /** @type {Set<any>} */ quiet: new Set(),
-  /** @type {any} */ quietPoll: null,
+  /** @type {Set<SchedEvent>} */ quiet: new Set(),
+  /** @type {Slot | null} */ quietPoll: null,
   /** when the last completion arrived from core */
   lastArrival: 0,
-  /** @type {any} */ coDueReset: null,
+  /** @type {NodeJS.Immediate | null} */ coDueReset: null,
   /** kind of the last delivered event (a timer right after a timer, before a check phase: same timers phase) */
   /** @type {string | null} */ lastKind: null,
   /** number of the loop phase reads and child exits arrive in (see arrivalPhase) */
   arrPhase: 0,
-  /** @type {any} */ arrPhaseEnd: null,
+  /** @type {NodeJS.Immediate | null} */ arrPhaseEnd: null,
   /** event being delivered (for sites of resources created without a user frame) */
-  /** @type {any} */ current: null,
+  /** @type {SchedEvent | null} */ current: null,
   /** >0 while the interceptor creates its own timers/immediates */
   internal: 0,
   /** >0 while a Worker's exit runs (its synchronous drain must pass through) */
   forcePass: 0,
-  /** @type {any} */ drain: null,
-  /** @type {any} */ replay: null,
-  /** @type {(h: any) => void} */ resumeHandle: () => {},
-  /** @type {(h: any) => void} */ stopHandle: () => {},
+  /** @type {Slot | null} */ drain: null,
+  /** @type {Replayer | null} */ replay: null,
+  /** a stream handle's reads: resumed when its last held read is released, stopped while reads are held (hooks.cjs) */
+  /** @type {(h: StreamHandle) => void} */ resumeHandle: () => {},
+  /** @type {(h: StreamHandle) => void} */ stopHandle: () => {},
   /** the registration record of a resource, if it has one */
   infoOf: (/** @type {object} */ res) => infos.get(res),
 };
 
-/** @type {WeakMap<object, any>} */
+/** @type {WeakMap<object, ResInfo>} */
 const infos = new WeakMap();
 /** @type {Map<string, number>} */
 const siteOrd = new Map();
@@ -87,6 +104,7 @@ const siteOrd = new Map();
 /**
  * @param {object} res
  * @param {{site: string, api: string} | null} [known]
+ * @returns {ResInfo}
  */
 function resInfo(res, known) {
   let r = infos.get(res);
@@ -112,8 +130,9 @@ function rearm(/** @type {object} */ res) {
 }
 
 /**
- * @param {string} kind @param {object} res @param {any} key
- * @param {() => any} call @param {() => boolean} refd
+ * @param {string} kind @param {object} res @param {object} key
+ * @param {() => unknown} call @param {() => boolean} refd
+ * @returns {SchedEvent}
  */
 function makeEvent(kind, res, key, call, refd) {
   const info = resInfo(res);
@@ -123,9 +142,9 @@ function makeEvent(kind, res, key, call, refd) {
   return {
     id: `${kind}@${info.site}#${info.ord}.${n}`, kind, site: info.site, api: info.api, info, res, key, call, refd,
     reg: info.reg, arr: S.clock++, asyncId: executionAsyncId(), triggerId: triggerAsyncId(),
-    deadline: 0, waitFor: 0, until: 0, held: false, delay: -1, ripe: false, ripeAt: 0, prio: 0, /** @type {any} */ ar: null, /** @type {any} */ slot: null,
-    /** @type {any} */ gate: null, /** @type {any} */ rec: null, dropped: false, last: false, straggler: false, notBefore: 0, eligibleAt: -1, /** @type {any} */ afterTimer: null, afterStart: 0,
-    /** @type {(() => any[]) | null} keys whose earlier-arrived reads run in this event's poll phase */ samePhase: null,
+    deadline: 0, waitFor: 0, until: 0, held: false, delay: -1, ripe: false, ripeAt: 0, prio: 0, ar: null, slot: null,
+    gate: null, rec: null, dropped: false, last: false, straggler: false, notBefore: 0, eligibleAt: -1, afterTimer: null, afterStart: 0,
+    /* keys whose earlier-arrived reads run in this event's poll phase */ samePhase: null,
     ap: kind === 'read' || kind === 'exit' ? arrivalPhase() : -1,
   };
 }
@@ -148,7 +167,7 @@ function arrivalPhase() {
 }
 
 // ---- slots ---------------------------------------------------------------
-/** @param {() => void} fn @param {number} delay @param {boolean} refd */
+/** @param {() => void} fn @param {number} delay @param {boolean} refd @returns {Slot} */
 function makeSlot(fn, delay, refd) {
   S.internal++;
   try {
@@ -158,12 +177,12 @@ function makeSlot(fn, delay, refd) {
     return { t, fn };
   } finally { S.internal--; }
 }
-function cancelSlot(/** @type {any} */ s) {
+function cancelSlot(/** @type {Slot | null} */ s) {
   if (!s) return;
   if (s.imm) origClearImmediate(s.imm); else origClearTimeout(s.t);
 }
 /** Mirror a source's ref state onto the slots of its held events. */
-function refChanged(/** @type {object} */ res, /** @type {any} */ key) {
+function refChanged(/** @type {object} */ res, /** @type {object} */ key) {
   const q = S.queues.get(key);
   if (!q) return;
   for (const ev of q) {
@@ -176,10 +195,10 @@ function refChanged(/** @type {object} */ res, /** @type {any} */ key) {
 
 // ---- delivery --------------------------------------------------------------
 /** Deliver now, in the current macrotask; record it in the trace. */
-function deliverSync(/** @type {any} */ ev) {
+function deliverSync(/** @type {SchedEvent} */ ev) {
   const t = now() - S.t0;
   ev.info.reg = S.clock;
-  /** @type {any} */
+  /** @type {TraceEvent} */
   const rec = {
     seq: S.seq++, id: ev.id, kind: ev.kind, site: ev.site, api: ev.api, async: ev.asyncId, trigger: ev.triggerId,
     held: ev.held, delay: ev.delay, reg: ev.reg, arr: ev.arr, del: S.clock++, t: Math.round(t * 100) / 100,
@@ -208,14 +227,14 @@ function deliverSync(/** @type {any} */ ev) {
   try { return ev.call(); } finally {
     S.current = prev;
     if (after && after.length) { releaseSamePhase(ev, after); openExitWindow(ev, after); }
-    if (S.replay && ev.kind === 'timeout') releaseSamePhaseTimers();
+    if (S.replay && ev.kind === 'timeout') releaseSamePhaseTimers(S.replay);
   }
 }
 
 /** Replay: the recorded timers that ran in this timers phase after the one just delivered, at once. */
-function releaseSamePhaseTimers() {
-  for (let h = S.replay.samePhaseNext(); h; h = S.replay.samePhaseNext()) {
-    /** @type {any} */ (process)._tickCallback();
+function releaseSamePhaseTimers(/** @type {Replayer} */ replay) {
+  for (let h = replay.samePhaseNext(); h; h = replay.samePhaseNext()) {
+    /** @type {TickingProcess} */ (process)._tickCallback();
     release(h);
   }
 }
@@ -236,16 +255,16 @@ function releaseSamePhaseTimers() {
  * arrived), so "the next poll phase" is the next one with an arrival.
  */
 /** stdio handle -> last arrival phase whose reads of it run without delay (set when its child's exit is delivered) */
-/** @type {WeakMap<any, number>} */
+/** @type {WeakMap<object, number>} */
 const exitWindow = new WeakMap();
 
 /** A read that belongs to a delivered exit's window: delivered as it arrives. */
-function inExitWindow(/** @type {any} */ ev) {
+function inExitWindow(/** @type {SchedEvent} */ ev) {
   const last = exitWindow.get(ev.key);
   return last !== undefined && ev.ap <= last;
 }
 
-function openExitWindow(/** @type {any} */ ev, /** @type {any[]} */ keys) {
+function openExitWindow(/** @type {SchedEvent} */ ev, /** @type {object[]} */ keys) {
   // an exit delivered late (it was held) still covers the phase it is delivered in
   const last = Math.max(ev.ap + 1, S.arrPhaseEnd ? S.arrPhase : S.arrPhase + 1);
   for (const k of keys) exitWindow.set(k, last);
@@ -257,8 +276,9 @@ function openExitWindow(/** @type {any} */ ev, /** @type {any[]} */ keys) {
  * nextTicks and microtasks drained between them and no timer, check phase or
  * other I/O in between.
  */
-function releaseSamePhase(/** @type {any} */ ev, /** @type {any[]} */ keys) {
+function releaseSamePhase(/** @type {SchedEvent} */ ev, /** @type {object[]} */ keys) {
   for (;;) {
+    /** @type {SchedEvent | null} */
     let next = null;
     for (const k of keys) {
       const q = S.queues.get(k);
@@ -266,7 +286,7 @@ function releaseSamePhase(/** @type {any} */ ev, /** @type {any[]} */ keys) {
       if (h && h.kind === 'read' && (h.arr < ev.arr || h.ap <= ev.ap + 1) && (!next || h.arr < next.arr)) next = h;
     }
     if (!next) return;
-    /** @type {any} */ (process)._tickCallback();
+    /** @type {TickingProcess} */ (process)._tickCallback();
     release(next);
   }
 }
@@ -280,7 +300,7 @@ function readyHeads() {
   return out;
 }
 
-function unqueue(/** @type {any} */ ev) {
+function unqueue(/** @type {SchedEvent} */ ev) {
   const q = S.queues.get(ev.key);
   if (!q) return;
   const i = q.indexOf(ev);
@@ -297,14 +317,14 @@ function unqueue(/** @type {any} */ ev) {
 }
 
 /** Release a held event: its own macrotask is the slot or drain that called us. */
-function release(/** @type {any} */ ev) {
+function release(/** @type {SchedEvent} */ ev) {
   unqueue(ev);
-  const ar = ev.ar;
+  const ar = /** @type {AsyncResource} held: hold() gave it one */ (ev.ar);
   try {
     return ar.runInAsyncScope(deliverSync, null, ev);
   } finally {
     ar.emitDestroy();
-    if (ev.kind === 'read') S.resumeHandle(ev.res);
+    if (ev.kind === 'read') S.resumeHandle(/** @type {StreamHandle} a read's resource */ (ev.res));
   }
 }
 
@@ -315,7 +335,7 @@ function release(/** @type {any} */ ev) {
  * holds back every timer due after it: the loop is late as a whole.
  * In a full replay the recorded order rules instead.
  */
-function timerGate(/** @type {any} */ ev) {
+function timerGate(/** @type {SchedEvent} */ ev) {
   if (S.replay && !S.replay.subset) return true;
   for (const t of S.heldTimers) {
     if (t !== ev && (t.deadline < ev.deadline || (t.deadline === ev.deadline && t.arr < ev.arr))) return false;
@@ -351,13 +371,13 @@ function timersPhase(/** @type {number} */ v) {
  * is the released timer's deadline, or for a late loop (strategy.lateLoop)
  * now: every timer that has fired by now is due.
  */
-function releaseTimers(/** @type {any} */ first) {
+function releaseTimers(/** @type {SchedEvent} */ first) {
   release(first);
   if (S.replay) return;
   const bound = S.strategy.lateLoop && S.strategy.lateLoop(first) ? Infinity : first.deadline;
   timersPhase(bound);
   for (;;) {
-    /** @type {any[]} */
+    /** @type {SchedEvent[]} */
     const due = [];
     let min = Infinity;
     for (const t of S.heldTimers) {
@@ -367,7 +387,7 @@ function releaseTimers(/** @type {any} */ first) {
     if (due.length === 0) return;
     const band = due.filter((t) => t.deadline <= min + TICK_MS).sort((a, b) => a.deadline - b.deadline || a.arr - b.arr);
     const next = band.length === 1 ? band[0] : band[S.strategy.pick(band)];
-    /** @type {any} */ (process)._tickCallback();
+    /** @type {TickingProcess} */ (process)._tickCallback();
     release(next);
   }
 }
@@ -395,7 +415,7 @@ function scheduleDrain() {
 }
 
 /** Put an event in its key's FIFO; with delay >= 0 give it a release slot. */
-function hold(/** @type {any} */ ev, /** @type {number} */ delay) {
+function hold(/** @type {SchedEvent} */ ev, /** @type {number} */ delay) {
   ev.held = true;
   ev.delay = delay;
   ev.ar = new AsyncResource('FUZZFARM_HOLD', { requireManualDestroy: true });
@@ -408,7 +428,7 @@ function hold(/** @type {any} */ ev, /** @type {number} */ delay) {
   // libuv keeps reading while reads are held: stop it (memory), except in a
   // replay, where stopping would merge later chunks into fewer reads and so
   // rename the recorded events
-  if (ev.kind === 'read' && !S.replay) S.stopHandle(ev.res);
+  if (ev.kind === 'read' && !S.replay) S.stopHandle(/** @type {StreamHandle} a read's resource */ (ev.res));
   // postponed until `waitFor` other events have run, or `delay` ms at most
   if (ev.waitFor > 0) { ev.until = S.delivered + ev.waitFor; S.waiters.add(ev); }
   // postponed until nothing else is in flight or held, or `delay` ms at most
@@ -443,7 +463,7 @@ function markEligible() {
   for (const ev of S.quiet) if (ev.eligibleAt < 0 && ev.notBefore <= t && timerRan(ev)) ev.eligibleAt = ev.afterTimer || ev.notBefore ? S.clock++ : ev.arr;
 }
 /** The timer a late hold waits for has run (or was cleared or re-armed). */
-function timerRan(/** @type {any} */ ev) {
+function timerRan(/** @type {SchedEvent} */ ev) {
   const tm = ev.afterTimer;
   return !tm || tm._destroyed || tm._idleStart !== ev.afterStart;
 }
@@ -458,7 +478,11 @@ function pollQuiet() {
       // strategy the newest: the operation started first finishes last.
       const t = now();
       const lifo = !!(S.strategy && S.strategy.lifo);
-      let pick = null, pickArr = 0, straggler = null;
+      /** @type {SchedEvent | null} */
+      let pick = null;
+      let pickArr = 0;
+      /** @type {SchedEvent | null} */
+      let straggler = null;
       for (const ev of S.quiet) {
         if (ev.eligibleAt < 0) continue;
         const q = S.queues.get(ev.key);
@@ -479,7 +503,7 @@ function pollQuiet() {
  * Entry point of every hook: a completion has arrived from core.
  * Returns the callback's return value when delivered synchronously.
  */
-function intercept(/** @type {any} */ ev) {
+function intercept(/** @type {SchedEvent} */ ev) {
   const q = S.queues.get(ev.key);
   if (S.forcePass > 0 && ev.kind === 'message' && !q) return deliverSync(ev);
   if (S.replay) return S.replay.intercept(ev, q);
@@ -507,19 +531,19 @@ function pendingRecords() {
 }
 
 /** Drop the held events of a resource (timer cleared, immediate cleared, timer refreshed). */
-function drop(/** @type {object} */ res, /** @type {any} */ key) {
+function drop(/** @type {object} */ res, /** @type {object} */ key) {
   const q = S.queues.get(key);
   if (!q) return;
   for (const ev of q.slice()) {
     if (ev.res !== res) continue;
     unqueue(ev);
     ev.dropped = true;
-    ev.ar.emitDestroy();
+    /** @type {AsyncResource} held: hold() gave it one */ (ev.ar).emitDestroy();
   }
   scheduleDrain();
 }
 
-/** @param {any} res @param {any} key */
+/** @param {object} res @param {object} key */
 function hasHeld(res, key) {
   const q = S.queues.get(key);
   if (!q) return false;

@@ -14,7 +14,7 @@ const { MODE } = require('./mode.cjs');
 const SELF_DIR = __dirname;
 /** @type {Map<string, string>} */
 const relCache = new Map();
-/** @type {any} */
+/** @type {typeof import('node:module').findSourceMap | null} */
 let findSourceMap = null;
 try { findSourceMap = require('node:module').findSourceMap; } catch { /* older Node */ }
 
@@ -35,7 +35,7 @@ function skipFile(file) {
   return !file || file.startsWith('node:') || file.startsWith(SELF_DIR) || file.includes('/node_modules/tsx/') || !/[\/\\:]/.test(file);
 }
 
-/** @param {any} cs */
+/** @param {NodeJS.CallSite | undefined} cs */
 function apiName(cs) {
   if (!cs) return '';
   const f = cs.getFileName() || '';
@@ -57,7 +57,7 @@ function captureSite(root) {
   const prep = Error.prepareStackTrace;
   Error.stackTraceLimit = 30;
   Error.prepareStackTrace = (_e, cs) => cs;
-  /** @type {any} */
+  /** @type {{ stack?: NodeJS.CallSite[] }} */
   const holder = {};
   Error.captureStackTrace(holder, captureSite);
   const frames = holder.stack;
@@ -66,13 +66,14 @@ function captureSite(root) {
   if (!Array.isArray(frames)) return null;
   for (let i = 0; i < frames.length; i++) {
     const file = frames[i].getFileName();
-    if (skipFile(file)) continue;
+    if (!file || skipFile(file)) continue;
     let line = frames[i].getLineNumber() || 0;
     let col = frames[i].getColumnNumber() || 0;
     if (findSourceMap && /\.[cm]?tsx?$/.test(file)) {
       try {
         const sm = findSourceMap(file);
-        const e = sm && sm.findEntry(line - 1, col - 1);
+        // findEntry answers {} where nothing maps (no originalLine then)
+        const e = sm && /** @type {import('node:module').SourceMapping} */ (sm.findEntry(line - 1, col - 1));
         if (e && typeof e.originalLine === 'number') { line = e.originalLine + 1; col = e.originalColumn + 1; }
       } catch { /* keep generated position */ }
     }
