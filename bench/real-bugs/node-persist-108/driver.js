@@ -40,6 +40,9 @@ main(async () => {
   let got;
   try { got = await fresh.getItem('doc'); } catch (e) { got = { error: e.message }; }
   if (!got || got.version !== 2) {
-    throw Object.assign(new Error(`after saving version 1 then 2 the stored document is ${got && got.error ? `unreadable (${got.error.slice(0, 80)})` : `version ${got && got.version}`}`), { lost: true });
+    // One property, one BUG line: what was read back (an older version, or
+    // the half-written file that does not parse) is detail, printed before it.
+    process.stderr.write(`driver: read back ${got && got.error ? `an unreadable document (${got.error.slice(0, 80)})` : `version ${got && got.version}`}\n`);
+    throw Object.assign(new Error('after saving version 1 then 2 a fresh instance does not read version 2'), { lost: true });
   }
 }, (e) => (e && e.lost ? e.message : null));

@@ -60,7 +60,7 @@ async function replayOnce(script: string, args: string[], repro: Pick<Reproducer
   const trace = repro.trace;
   return execute({
     script, args, strategy: "none", params: {}, seed: repro.seed ?? 0, timeoutMs,
-    replay: trace && Array.isArray(trace.events) ? { events: trace.events, holdSet: trace.holdSet ?? null } : null, signal: ctx.signal, sandbox: ctx.sandbox,
+    replay: trace && Array.isArray(trace.events) ? { events: trace.events, holdSet: trace.holdSet ?? null, threads: trace.threads ?? null } : null, signal: ctx.signal, sandbox: ctx.sandbox,
   });
 }
 

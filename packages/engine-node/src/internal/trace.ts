@@ -53,6 +53,16 @@ export interface Trace {
   events: TraceEvent[];
   /** V8 ScriptCoverage of the program's files, when coverage was asked for. */
   coverage?: V8ScriptCoverage[];
+  /** The slow-thread stalls of the program's worker threads (preload/threads.cjs), when the strategy made any: a replay makes the same. */
+  threads?: ThreadStalls | null;
+}
+
+/** How worker threads stall after their posts (preload/threads.cjs; seeded by the run's seed and each thread's ordinal). */
+export interface ThreadStalls {
+  stallProb: number;
+  stallSteps: number;
+  stallMs: number;
+  stalls: number;
 }
 
 export interface V8ScriptCoverage {
@@ -66,10 +76,15 @@ export interface ReplaySpec {
   holdSet?: string[] | null;
   /** The recording's root: event ids name sites relative to it, so a replay from another cwd still matches them. */
   root?: string;
+  /** The recording's worker-thread stalls (with the recording's seed, the same posts stall). */
+  threads?: ThreadStalls | null;
 }
 
-export function toReplaySpec(trace: { events: readonly ReplaySpec["events"][number][]; root?: string }, holdSet?: string[] | null): ReplaySpec {
-  return { events: trace.events.map((e) => ({ id: e.id, seq: e.seq, held: e.held, t: e.t, ...(e.tp ? { tp: true } : {}) })), holdSet: holdSet ?? null, ...(trace.root ? { root: trace.root } : {}) };
+export function toReplaySpec(trace: { events: readonly ReplaySpec["events"][number][]; root?: string; threads?: ThreadStalls | null }, holdSet?: string[] | null): ReplaySpec {
+  return {
+    events: trace.events.map((e) => ({ id: e.id, seq: e.seq, held: e.held, t: e.t, ...(e.tp ? { tp: true } : {}) })), holdSet: holdSet ?? null,
+    ...(trace.root ? { root: trace.root } : {}), ...(trace.threads ? { threads: trace.threads } : {}),
+  };
 }
 
 /** A site without its column: the unit of race pairs and explanations. */

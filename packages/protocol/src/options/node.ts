@@ -88,6 +88,8 @@ export const NodeSchedule = z.looseObject({
   seed: z.number().optional(),
   /** Order-insensitive digest of the delivered sites. */
   fingerprint: z.string().optional(),
+  /** How the recording's worker threads stalled after their posts (engine-node's slow thread): a replay stalls the same posts. */
+  threads: z.object({ stallProb: z.number(), stallSteps: z.number(), stallMs: z.number(), stalls: z.number() }).nullable().optional(),
 });
 export type NodeSchedule = z.infer<typeof NodeSchedule>;
 

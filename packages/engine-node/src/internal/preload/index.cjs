@@ -62,7 +62,9 @@ function start(cfg, cfgPath) {
     S.trace = new DroppingTrace();
   }
   S.strategy = makeStrategy(cfg.strategy || 'none', cfg.params || {}, makeRng(cfg.seed || 0));
-  if (S.strategy.threads) require('./threads.cjs').installThreads({ seed: cfg.seed || 0, ...S.strategy.threads }, S.strategy);
+  // worker threads stall as the strategy says, or in a replay as the recording did (same seed: the same posts)
+  const threads = cfg.replay ? cfg.replay.threads : S.strategy.threads;
+  if (threads) require('./threads.cjs').installThreads({ seed: cfg.seed || 0, ...threads }, S.strategy);
   const coverage = cfg.coverage ? require('./coverage.cjs').startCoverage() : null;
   /** @type {ReturnType<typeof import('./replay.cjs').installReplay> | null} */
   let replay = null;
@@ -91,7 +93,7 @@ function start(cfg, cfgPath) {
       version: 1, node: process.version, strategy: { name: S.strategy.name, params: S.strategy.params }, seed: cfg.seed || 0,
       mode: replay ? (cfg.replay?.holdSet ? 'replay-subset' : 'replay') : 'fuzz', root: S.root, installed, exitCode: code,
       heldAtExit: S.held, replaySkipped: replay ? replay.skipped : 0, uncaught, hang, events: S.trace.concat(pendingRecords()),
-      coverage: coverage ? coverage.take() : undefined, children: spawned.children,
+      coverage: coverage ? coverage.take() : undefined, children: spawned.children, threads: threads || null,
     };
     try { fs.writeFileSync(cfg.traceOut, JSON.stringify(doc)); } catch { /* the launcher reports a missing trace */ }
   }

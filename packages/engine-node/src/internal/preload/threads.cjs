@@ -47,6 +47,8 @@ const ENV_KEY = 'FUZZFARM_THREAD';
 const MSG_KEY = '__fuzzfarmThread';
 /** On a Worker's public port (main side): the counter of its messages handled, bumped by hooks.cjs. */
 const kHandled = Symbol.for('fuzzfarm.threadHandled');
+/** On a Worker's internal port (stdio, online and exit notices): Node's own messages are no step of the program. */
+const kInternal = Symbol.for('fuzzfarm.internalPort');
 
 /** Wait (blocking this thread) until cell[0] >= target or the deadline passes. @param {Int32Array} cell @param {number} target @param {number} deadline */
 function waitAtLeast(cell, target, deadline) {
@@ -85,7 +87,11 @@ function installThreads(cfg, strategy) {
   const Base = wt.Worker;
   const steps = new Int32Array(new SharedArrayBuffer(4));
   const prev = strategy.delivered;
-  strategy.delivered = (ev) => { bump(steps); if (prev) prev(ev); };
+  strategy.delivered = (ev) => {
+    const e = /** @type {{ kind?: string, res?: Record<symbol, unknown> } | undefined} */ (ev);
+    if (!(e && e.kind === 'message' && e.res && e.res[kInternal])) bump(steps);
+    if (prev) prev(ev);
+  };
   let n = 0;
   class Worker extends Base {
     /** @param {string | URL} file @param {WorkerOptions & Record<string, unknown>} [options] */
@@ -105,9 +111,12 @@ function installThreads(cfg, strategy) {
       super(file, /** @type {import('node:worker_threads').WorkerOptions} */ (o));
       if (o.env === wt.SHARE_ENV) return;
       const handled = new Int32Array(new SharedArrayBuffer(4));
-      const pub = Object.getOwnPropertySymbols(this).find((k) => k.description === 'kPublicPort');
-      const port = pub ? /** @type {Record<symbol, Record<symbol, unknown>>} */ (/** @type {unknown} */ (this))[pub] : undefined;
-      if (port) port[kHandled] = handled;
+      const self = /** @type {Record<symbol, Record<symbol, unknown> | undefined>} */ (/** @type {unknown} */ (this));
+      for (const k of Object.getOwnPropertySymbols(this)) {
+        const port = self[k];
+        if (k.description === 'kPublicPort' && port) port[kHandled] = handled;
+        if (k.description === 'kPort' && port) port[kInternal] = true;
+      }
       // first in the thread's queue: posted before the constructor returns to the program
       this.postMessage({ [MSG_KEY]: { handled: handled.buffer, steps: steps.buffer } });
     }
