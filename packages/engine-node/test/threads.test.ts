@@ -8,7 +8,7 @@
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { execute, WarmPool } from "../src/index";
+import { execute, toReplaySpec, WarmPool } from "../src/index";
 import { FIXTURES, mapLimit } from "./helpers";
 
 const pool = new WarmPool(2);
@@ -58,4 +58,19 @@ test("a Worker that shares the process environment is left alone", async () => {
     assert.equal(o.got, "first");
     assert.deepEqual(o.order, [0, 1, 2, 3, 4]);
   }
+});
+
+test("a replay stalls the same posts as its recording; without the recorded stalls it does not", async () => {
+  const script = join(FIXTURES, "slow-thread.cjs");
+  const rec = await execute({ script, args: ["plain"], strategy: "late", params: { lateProb: 1, stallProb: 1 }, seed: 11, timeoutMs: 20_000 });
+  assert.equal(JSON.parse(rec.result.stdout.trim()).atHandle, 0);
+  assert.ok(rec.trace!.threads, "the trace records the thread stalls");
+  const replay = (withThreads: boolean) => execute({
+    script, args: ["plain"], strategy: "none", params: {}, seed: 11, timeoutMs: 20_000,
+    replay: toReplaySpec(withThreads ? rec.trace! : { ...rec.trace!, threads: null }),
+  });
+  const [same, without] = [await replay(true), await replay(false)];
+  assert.equal(JSON.parse(same.result.stdout.trim()).atHandle, 0, same.result.stderr);
+  // the recorded hold keeps the answer back, so a worker that does not stall has set the flag by then
+  assert.equal(JSON.parse(without.result.stdout.trim()).atHandle, 1, without.result.stderr);
 });
