@@ -26,7 +26,9 @@ export function parseCommandEngines(entries: readonly string[]): CommandEngineCo
   for (const entry of entries) {
     const m = ENTRY.exec(entry.trim());
     if (!m) throw new Error(`'${entry}' is not NAME=COMMAND or NAME:TIER=ARGS`);
-    const [, name, tier, rest] = m as unknown as [string, string, string | undefined, string];
+    // groups 1 and 3 always match; group 2 (the tier) is optional
+    const [, name, , rest] = m;
+    const tier: string | undefined = m[2];
     const argv = splitArgv(rest);
     if (tier !== undefined) tiers.push({ name, tier, args: argv });
     else {

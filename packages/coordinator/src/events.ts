@@ -51,7 +51,10 @@ export interface Announcer {
 }
 
 export function createAnnouncer(queues: FarmQueues, logger: Logger): Announcer {
-  const emitter = new EventEmitter<CoordinatorEvents>();
+  // Untyped inside: the Announcer's on/off and `emit` below keep each event's arguments typed
+  // (EventEmitter<CoordinatorEvents>'s listener type does not resolve for a generic K).
+  const emitter = new EventEmitter();
+  const emit = <K extends keyof CoordinatorEvents>(event: K, ...args: CoordinatorEvents[K]) => void emitter.emit(event, ...args);
   const publish = async (ev: FarmEvent) => {
     try {
       await publishEvent(queues.connection, queues.prefix, ev);
@@ -62,27 +65,27 @@ export function createAnnouncer(queues: FarmQueues, logger: Logger): Announcer {
     }
   };
   return {
-    on: (event, listener) => void emitter.on(event, listener as never),
-    off: (event, listener) => void emitter.off(event, listener as never),
+    on: (event, listener) => void emitter.on(event, listener),
+    off: (event, listener) => void emitter.off(event, listener),
     async campaignStarted(campaignId) {
       await publish({ type: "campaign", campaignId, status: "running" });
     },
     async campaignEnded(campaignId, status) {
       await publish({ type: "campaign", campaignId, status });
-      emitter.emit("campaignEnded", campaignId, status);
+      emit("campaignEnded", campaignId, status);
     },
     async resultApplied(applied, newBuckets) {
       const { campaignId, jobId, execs, newCoverage, newNovelty } = applied;
       await publish({ type: "result", campaignId, jobId, execs, newCoverage, newNovelty, newBuckets });
       for (const bucketId of newBuckets) await publish({ type: "bucket", bucketId, action: "created" });
-      emitter.emit("result", applied);
+      emit("result", applied);
     },
     duplicateResult(applied) {
-      emitter.emit("result", applied);
+      emit("result", applied);
     },
     async maintenanceApplied(applied) {
       await publish({ type: "bucket", bucketId: applied.bucketId, action: applied.kind });
-      emitter.emit("maintenance", applied);
+      emit("maintenance", applied);
     },
   };
 }

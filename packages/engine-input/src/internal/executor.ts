@@ -93,8 +93,8 @@ export class Executor<M extends ExecutorMessage = ChildMessage> {
   }
 
   send(msg: InitMessage | ParentMessage): void {
-    // Node types IPC payloads as its JSON Serializable; "advanced" serialization also carries typed arrays.
-    if (this.child.connected) this.child.send(msg as never, (err) => void err);
+    // "advanced" serialization carries the typed arrays (inputs, offsets) as they are.
+    if (this.child.connected) this.child.send(msg, (err) => void err);
   }
 
   readStatus(): ExecutorStatus {
