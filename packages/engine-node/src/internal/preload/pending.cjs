@@ -19,9 +19,7 @@ function describePending() {
    * @typedef {{ constructor?: { name?: string }, _handle?: object, remoteAddress?: string, remotePort?: number, destroyed?: boolean,
    *   address?: () => { port?: number } | string | null, pid?: number, spawnfile?: string }} ActiveHandle
    */
-  const proc = /** @type {{ _getActiveHandles(): ActiveHandle[], _getActiveRequests(): ({ constructor?: { name?: string } } | null)[] }} */ (
-    /** @type {unknown} */ (process)
-  );
+  const proc = /** @type {NodeJS.Process & { _getActiveHandles(): ActiveHandle[], _getActiveRequests(): ({ constructor?: { name?: string } } | null)[] }} */ (process);
   for (const h of proc._getActiveHandles()) {
     if (h === process.stdout || h === process.stderr || h === process.stdin) continue;
     const name = (h && h.constructor && h.constructor.name) || typeof h;

@@ -27,8 +27,8 @@ import { connect } from "./transport.mjs";
  */
 
 // The repo's TypeScript lib has no WebAssembly namespace nor Atomics.waitAsync: messages.ts declares the parts used.
-const WA = /** @type {{ WebAssembly: WasmApi }} */ (/** @type {unknown} */ (globalThis)).WebAssembly;
-const waitAsync = /** @type {{ waitAsync: WaitAsync }} */ (/** @type {unknown} */ (Atomics)).waitAsync;
+const WA = /** @type {typeof globalThis & { WebAssembly: WasmApi }} */ (globalThis).WebAssembly;
+const waitAsync = /** @type {Atomics & { waitAsync: WaitAsync }} */ (Atomics).waitAsync;
 
 /** Reply to the supervisor (IPC under Node, JSON lines elsewhere: transport.mjs). */
 let send = (/** @type {RunnerReply} */ _m) => {};

@@ -10,6 +10,7 @@
 //    when a stuck thread's condition holds (after LOST_MS).
 // Choices: replayed decisions first, then seeded uniform (token) or PCT.
 import * as C from "./ctl.mjs";
+import { xorshift32 } from "./xorshift32.mjs";
 
 export class AbortRun extends Error {}
 
@@ -24,8 +25,7 @@ export function makeScheduler(ctl, mem32) {
     Atomics.notify(ctl, C.END);
   };
   const rand = () => {
-    let x = ctl[C.RNG] | 0;
-    x ^= x << 13; x ^= x >>> 17; x ^= x << 5;
+    const x = xorshift32(ctl[C.RNG] | 0);
     ctl[C.RNG] = x;
     return x >>> 0;
   };

@@ -6,6 +6,7 @@ import { parentPort, workerData } from "node:worker_threads";
 import * as C from "./ctl.mjs";
 
 import { makeScheduler, AbortRun } from "./sched.mjs";
+import { xorshift32 } from "./xorshift32.mjs";
 
 /**
  * The child's messages to this thread and the WebAssembly parts used, typed in messages.ts:
@@ -18,7 +19,7 @@ import { makeScheduler, AbortRun } from "./sched.mjs";
  */
 
 // The repo's TypeScript lib has no WebAssembly namespace: messages.ts declares the parts used.
-const WA = /** @type {{ WebAssembly: WasmApi }} */ (/** @type {unknown} */ (globalThis)).WebAssembly;
+const WA = /** @type {typeof globalThis & { WebAssembly: WasmApi }} */ (globalThis).WebAssembly;
 
 const data = /** @type {PoolWorkerData} */ (workerData);
 const me = data.index;
@@ -32,7 +33,7 @@ const errBytes = new Uint8Array(data.err);
 let rng = 1;
 let sink = 0;
 
-const rand = () => { let x = rng; x ^= x << 13; x ^= x >>> 17; x ^= x << 5; rng = x; return x >>> 0; };
+const rand = () => { rng = xorshift32(rng); return rng >>> 0; };
 const mode = () => ctl[C.MODE];
 
 function perturb() {
