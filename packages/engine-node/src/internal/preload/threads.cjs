@@ -80,7 +80,7 @@ function loadsPreload(argv) {
 /**
  * In a thread running the fuzzer: every Worker started from now on is a slow thread.
  * @param {{ seed: number, stallProb: number, stallSteps: number, stallMs: number, stalls: number }} cfg
- * @param {{ delivered?: (ev: unknown) => void }} strategy the run's strategy: its delivered hook also counts the parent's steps
+ * @param {Pick<import('./types').Strategy, 'delivered'>} strategy the run's strategy: its delivered hook also counts the parent's steps
  */
 function installThreads(cfg, strategy) {
   const wt = require('node:worker_threads');
@@ -88,8 +88,8 @@ function installThreads(cfg, strategy) {
   const steps = new Int32Array(new SharedArrayBuffer(4));
   const prev = strategy.delivered;
   strategy.delivered = (ev) => {
-    const e = /** @type {{ kind?: string, res?: Record<symbol, unknown> } | undefined} */ (ev);
-    if (!(e && e.kind === 'message' && e.res && e.res[kInternal])) bump(steps);
+    const res = /** @type {Record<symbol, unknown> | null | undefined} */ (ev.res);
+    if (!(ev.kind === 'message' && res && res[kInternal])) bump(steps);
     if (prev) prev(ev);
   };
   let n = 0;
