@@ -23,11 +23,19 @@
 //
 // Why this target: magic-bytes is the hard case for parallel fuzzing (byte
 // k+1 is only reachable from an input with bytes 0..k), so 3 workers gain
-// only when a find reaches the others before they find it themselves. A
-// find reaches another worker through the corpus at the next job planned
-// after its job ends (the coordinator keeps 2 jobs per worker queued, so up
-// to two job lengths later): --job-seconds sets that delay; 2 s is the
-// default, as before.
+// from sharing only when a find reaches the others before they find it
+// themselves. A find reaches another worker through the corpus at the next
+// job planned after its job ends (the coordinator keeps 2 jobs per worker
+// queued, so up to two job lengths later); 3 workers also gain by racing:
+// three jobs at a time try for the next byte.
+// Why the job length matters under a cap: every job starts a new executor
+// process and instruments the target again (the instrument cache lives in
+// the job's own work directory), about 0.8 CPU-s (estimated from the execs
+// column). Uncapped that is a small part of a 2 s job; at 0.4 core it is
+// ~1.9 s of wall time, so a 2 s job runs a few thousand inputs where a 6 s
+// job runs ~160k. --job-seconds 2 stays the default (the uncapped runs used it);
+// with --cpu-per-worker 0.4, docs/capacity.md reports 6 s (most of each job
+// fuzzes) and 2 s (start-up bound) side by side.
 import { spawn, type ChildProcess } from "node:child_process";
 import { availableParallelism, loadavg } from "node:os";
 import { randomBytes } from "node:crypto";
@@ -74,12 +82,16 @@ interface Trial {
 // What a signal or an error must clean up.
 let hosts: CpuHosts | null = null;
 const live = new Set<ChildProcess>();
+/** The running trial's database (dropped WITH (FORCE), so open connections do not stop it). */
+let liveDatabase: { drop(): Promise<void> } | null = null;
 
 async function cleanup() {
   for (const p of live) p.kill("SIGKILL");
   live.clear();
   if (hosts) await hosts.removeAll();
   hosts = null;
+  if (liveDatabase) await liveDatabase.drop();
+  liveDatabase = null;
 }
 
 for (const sig of ["SIGINT", "SIGTERM"] as const) {
@@ -90,6 +102,7 @@ for (const sig of ["SIGINT", "SIGTERM"] as const) {
 
 async function trial(workers: number, seed: number, index: number): Promise<Trial> {
   const database = await createTestDatabase();
+  liveDatabase = database;
   const db = createDb({ url: database.url });
   const prefix = `ffsync-${randomBytes(3).toString("hex")}`;
   const jobKey = randomBytes(32).toString("base64url");
@@ -169,6 +182,7 @@ async function trial(workers: number, seed: number, index: number): Promise<Tria
     await queues.close();
     await db.close();
     await database.drop();
+    liveDatabase = null;
   }
 }
 
