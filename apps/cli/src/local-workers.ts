@@ -30,9 +30,12 @@ export function startLocalWorkers(config: Config, n: number, logger: Logger, env
         FUZZFARM_SANDBOX: config.sandbox,
         FUZZFARM_JOB_KEY: resolveJobKey(config),
         FUZZFARM_LOG_LEVEL: config.logLevel,
+        // the worker stops when its stdin (held by this process) closes: however this command ends, even
+        // killed outright, no worker of it is left running (one did, for minutes, taking the farm's jobs)
+        FUZZFARM_PARENT_LIFELINE: "1",
         ...env,
       },
-      stdio: ["ignore", "ignore", "pipe"],
+      stdio: ["pipe", "ignore", "pipe"],
     });
     createInterface({ input: p.stderr!, crlfDelay: Infinity }).on("line", (line) => {
       if (!line) return;

@@ -2,6 +2,8 @@
 // SIGINT (Ctrl-C) to the command stops the coordinator, the dashboard and the
 // local workers it started, so nothing of it is left running. Started through
 // the real launcher (apps/cli/bin/fuzzfarm.mjs), the way `npm run demo` does.
+// Killed outright (SIGKILL, an OOM kill, a crash), no handler runs: the local
+// workers see their lifeline (the stdin pipe the command holds) close and stop.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
@@ -69,3 +71,21 @@ for (const signal of ["SIGTERM", "SIGINT"] as const) {
     }
   });
 }
+
+test("fuzzfarm up killed outright (SIGKILL: no handler runs): its local workers notice and stop within 15 s", { timeout: 180_000 }, async () => {
+  const farm = await testFarm();
+  try {
+    const p = spawn(process.execPath, [BIN, "up", "--workers", "2", "--port", "0"], { cwd: REPO, env: farm.env, stdio: ["ignore", "ignore", "pipe"] });
+    let err = "";
+    p.stderr!.on("data", (d) => (err += d));
+    await waitUntil(() => (err.match(/ ready: engines/g) ?? []).length >= 2, 120_000, `two ready workers: ${err.slice(-500)}`);
+    const workers = descendants(p.pid!).filter((pid) => {
+      try { return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("worker"); } catch { return false; }
+    });
+    assert.ok(workers.length >= 2, `two worker processes: ${workers.join(" ")}`);
+    p.kill("SIGKILL");
+    await waitUntil(() => workers.every((w) => !alive(w)), 15_000, `workers still running 15 s after their parent was killed: ${workers.filter(alive).join(" ")}`);
+  } finally {
+    await farm.close();
+  }
+});

@@ -33,13 +33,27 @@ async function main() {
     sandboxReadable: [...config.wasmEngines.flatMap((c) => c.command), config.denoPath ?? "", config.bunPath ?? ""],
     logger,
   });
+  let stopping = false;
   const bye = async () => {
+    if (stopping) return;
+    stopping = true;
     await w.stop().catch((e) => logger.error({ err: e }, `stop: ${oneLine(e)}`));
     logger.info({ workerId: w.id }, "worker stopped");
     process.exit(0);
   };
   process.once("SIGTERM", bye);
   process.once("SIGINT", bye);
+  // A local worker of `fuzzfarm fuzz` / `up`: its parent holds our stdin, which closes when the parent ends in any
+  // way (killed outright too); then stop as on SIGTERM, returning the job in hand.
+  if (process.env.FUZZFARM_PARENT_LIFELINE === "1") {
+    delete process.env.FUZZFARM_PARENT_LIFELINE;
+    process.stdin.once("end", () => {
+      logger.warn({ workerId: w.id }, "the command that started this worker is gone: stopping");
+      void bye();
+    });
+    process.stdin.on("error", () => void bye());
+    process.stdin.resume();
+  }
 }
 
 main().catch((e) => {
