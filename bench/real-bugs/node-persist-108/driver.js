@@ -41,8 +41,8 @@ main(async () => {
   try { got = await fresh.getItem('doc'); } catch (e) { got = { error: e.message }; }
   if (!got || got.version !== 2) {
     // One property, one BUG line: what was read back (an older version, or
-    // the half-written file that does not parse) is detail, printed before it.
-    process.stderr.write(`driver: read back ${got && got.error ? `an unreadable document (${got.error.slice(0, 80)})` : `version ${got && got.version}`}\n`);
-    throw Object.assign(new Error('after saving version 1 then 2 a fresh instance does not read version 2'), { lost: true });
+    // the half-written file that does not parse) is detail, on the line after it.
+    const read = got && got.error ? `an unreadable document (${got.error.slice(0, 80)})` : `version ${got && got.version}`;
+    throw Object.assign(new Error(`after saving version 1 then 2 a fresh instance does not read version 2\nread back: ${read}`), { lost: true });
   }
 }, (e) => (e && e.lost ? e.message : null));
