@@ -95,7 +95,7 @@ function installChildren(cfg, cfgPath) {
   /** @type {NativeProcess} */
   let Process;
   try {
-    Process = /** @type {{ binding(name: string): { Process: NativeProcess } }} */ (/** @type {unknown} */ (process)).binding('process_wrap').Process;
+    Process = /** @type {NodeJS.Process & { binding(name: 'process_wrap'): { Process: NativeProcess } }} */ (process).binding('process_wrap').Process;
   } finally { process.noDeprecation = prev; }
   const nativeSpawn = Process.prototype.spawn;
   /** @this {unknown} @param {NativeSpawnOptions} options */
@@ -141,7 +141,8 @@ function installChildren(cfg, cfgPath) {
       }
       return Reflect.apply(orig, this, a);
     };
-    /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (cp))[name] = wrapped;
+    // written through a looser view: the wrapper takes the arguments of all three
+    /** @type {Record<typeof name, unknown>} */ (cp)[name] = wrapped;
   };
   wrapSync('spawnSync');
   wrapSync('execFileSync');

@@ -13,15 +13,33 @@
 // Each hook turns a completion into an event (scheduler.makeEvent) whose
 // `call` replays it exactly, with the shared buffers it read snapshotted.
 'use strict';
+/**
+ * Node internals as hooks.cjs sees them (types.ts):
+ * @typedef {import('./types').ProgramTimer} ProgramTimer
+ * @typedef {import('./types').NativeHandle} NativeHandle
+ * @typedef {import('./types').StreamHandle} StreamHandle
+ * @typedef {import('./types').ListenHandle} ListenHandle
+ * @typedef {import('./types').NativeRequest} NativeRequest
+ * @typedef {import('./types').ResInfo} ResInfo
+ * @typedef {import('./types').Bindings} Bindings
+ * @typedef {import('./types').BindingProcess} BindingProcess
+ * A program timer or immediate with the marks of installTimers: the callback
+ * core set (kRaw; null once cleared), armed by core's own code (kInternal),
+ * an immediate's ref state (kImmRef):
+ * @typedef {{ [kRaw]?: unknown, [kInternal]?: boolean, [kImmRef]?: boolean }} TimerMarks
+ * @typedef {ProgramTimer & TimerMarks} HookedTimer
+ * @typedef {NodeJS.Immediate & TimerMarks} HookedImmediate
+ */
 const timers = require('node:timers');
 const { S, resInfo, rearm, makeEvent, intercept, drop, hasHeld, refChanged, timerGate } = require('./scheduler.cjs');
 const { captureSite } = require('./sites.cjs');
 const { MODE } = require('./mode.cjs');
 
-const binding = (/** @type {string} */ name) => {
+/** @template {keyof Bindings} K @param {K} name @returns {Bindings[K]} */
+const binding = (name) => {
   const prev = process.noDeprecation;
   process.noDeprecation = true;
-  try { return /** @type {any} */ (process).binding(name); } finally { process.noDeprecation = prev; }
+  try { return /** @type {BindingProcess} */ (process).binding(name); } finally { process.noDeprecation = prev; }
 };
 const always = () => true;
 /** @type {string[]} */
@@ -37,7 +55,7 @@ const IMMEDIATE_KEY = { name: 'immediates' };
 /** Timers the program has armed and not yet seen fire or cleared (for hang reports). */
 const liveTimers = S.liveTimers;
 
-function timerKey(/** @type {any} */ t) {
+function timerKey(/** @type {ProgramTimer} */ t) {
   let k = timerKeys.get(t._idleTimeout);
   if (!k) { k = { name: `timers:${t._idleTimeout}` }; timerKeys.set(t._idleTimeout, k); }
   return k;
@@ -48,16 +66,19 @@ function installTimers() {
   timers.clearTimeout(probeT);
   const probeI = timers.setImmediate(() => {});
   timers.clearImmediate(probeI);
+  /** @type {HookedTimer} Timeout.prototype */
   const TP = Object.getPrototypeOf(probeT);
+  /** @type {HookedImmediate} Immediate.prototype */
   const IP = Object.getPrototypeOf(probeI);
 
-  /** @this {any} @param {any[]} args */
+  /** @this {HookedTimer} @param {unknown[]} args */
   function onTimeout(...args) {
     const timer = this;
     if (!MODE.record) {
       S.seq++;
       if (!timer._repeat) liveTimers.delete(timer);
-      return Reflect.apply(timer[kRaw], timer, args);
+      // the getter hands onTimeout out only over a function
+      return Reflect.apply(/** @type {Function} */ (timer[kRaw]), timer, args);
     }
     const ev = makeEvent('timeout', timer, timerKey(timer), () => {
       const fn = timer[kRaw];
@@ -72,7 +93,9 @@ function installTimers() {
   }
   Object.defineProperty(TP, '_onTimeout', {
     configurable: true,
+    /** @this {HookedTimer} */
     get() { const raw = this[kRaw]; return typeof raw === 'function' && !this[kInternal] ? onTimeout : raw; },
+    /** @this {HookedTimer} @param {unknown} v */
     set(v) {
       this[kRaw] = v;
       if (S.internal > 0) { this[kInternal] = true; return; }
@@ -93,18 +116,21 @@ function installTimers() {
   TP.ref = function () { const r = ref.call(this); if (!this[kInternal]) refChanged(this, timerKey(this)); return r; };
   TP.unref = function () { const r = unref.call(this); if (!this[kInternal]) refChanged(this, timerKey(this)); return r; };
 
-  /** @this {any} @param {any[]} args */
+  /** @this {HookedImmediate} @param {unknown[]} args */
   function onImmediate(...args) {
     // core nulls _onImmediate right after this call: keep the function now
     const imm = this;
-    const fn = imm[kRaw];
+    // the getter hands onImmediate out only over a function
+    const fn = /** @type {Function} */ (imm[kRaw]);
     if (!MODE.record) { S.seq++; return Reflect.apply(fn, imm, args); }
     const ev = makeEvent('immediate', imm, IMMEDIATE_KEY, () => Reflect.apply(fn, imm, args), () => imm[kImmRef] !== false);
     return intercept(ev);
   }
   Object.defineProperty(IP, '_onImmediate', {
     configurable: true,
+    /** @this {HookedImmediate} */
     get() { const raw = this[kRaw]; return typeof raw === 'function' && !this[kInternal] ? onImmediate : raw; },
+    /** @this {HookedImmediate} @param {unknown} v */
     set(v) {
       this[kRaw] = v;
       if (S.internal > 0) { this[kInternal] = true; return; }
@@ -112,10 +138,11 @@ function installTimers() {
     },
   });
   const iref = IP.ref, iunref = IP.unref;
-  IP.ref = function () { this[kImmRef] = true; refChanged(this, IMMEDIATE_KEY); return iref.call(this); };
-  IP.unref = function () { this[kImmRef] = false; refChanged(this, IMMEDIATE_KEY); return iunref.call(this); };
+  // (the casts of `this` only keep the checker from reading these functions as JS constructors)
+  IP.ref = function () { /** @type {HookedImmediate} */ (this)[kImmRef] = true; refChanged(this, IMMEDIATE_KEY); return iref.call(this); };
+  IP.unref = function () { /** @type {HookedImmediate} */ (this)[kImmRef] = false; refChanged(this, IMMEDIATE_KEY); return iunref.call(this); };
   const origClear = timers.clearImmediate;
-  const clearImmediate = function clearImmediate(/** @type {any} */ imm) {
+  const clearImmediate = function clearImmediate(/** @type {NodeJS.Immediate | undefined} */ imm) {
     if (imm && typeof imm === 'object' && hasHeld(imm, IMMEDIATE_KEY)) drop(imm, IMMEDIATE_KEY);
     return origClear(imm);
   };
@@ -127,12 +154,12 @@ function installTimers() {
 // ---- AsyncWrap completions -----------------------------------------------------
 const CRYPTO_JOB = /Job$/;
 /** kind and FIFO key of a request-style completion */
-function classify(/** @type {any} */ obj, /** @type {string} */ name, /** @type {any[]} */ args) {
+function classify(/** @type {NativeRequest} */ obj, /** @type {string} */ name, /** @type {unknown[]} */ args) {
   const c = obj.constructor && obj.constructor.name;
   switch (c) {
     case 'FSReqCallback': return { kind: 'fs', key: obj };
     case 'GetAddrInfoReqWrap': case 'GetNameInfoReqWrap': case 'QueryReqWrap': return { kind: 'dns', key: obj };
-    case 'TCPConnectWrap': case 'PipeConnectWrap': return { kind: 'connect', key: args[1] || obj };
+    case 'TCPConnectWrap': case 'PipeConnectWrap': return { kind: 'connect', key: /** @type {object | undefined} oncomplete(status, handle, ...) */ (args[1]) || obj };
     case 'WriteWrap': return { kind: 'write', key: obj.handle || obj };
     case 'ShutdownWrap': return { kind: 'shutdown', key: obj.handle || obj };
     case 'Process': return { kind: 'exit', key: obj };
@@ -142,7 +169,7 @@ function classify(/** @type {any} */ obj, /** @type {string} */ name, /** @type 
 }
 
 /** Copy what core hands over in arrays it reuses (fs stat results). */
-function snapshot(/** @type {any[]} */ args) {
+function snapshot(/** @type {unknown[]} */ args) {
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
     if (a instanceof Float64Array || a instanceof BigInt64Array) args[i] = a.slice();
@@ -151,9 +178,10 @@ function snapshot(/** @type {any[]} */ args) {
 }
 
 /** The stdio pipe handles of the ChildProcess that owns a Process handle. */
-function stdioHandles(/** @type {any} */ proc) {
+function stdioHandles(/** @type {NativeRequest} */ proc) {
   const sym = Object.getOwnPropertySymbols(proc).find((x) => x.description === 'owner_symbol');
-  const child = sym ? proc[sym] : null;
+  const child = /** @type {{ stdio?: unknown } | null | undefined} its ChildProcess */ (sym ? proc[sym] : null);
+  /** @type {object[]} */
   const out = [];
   if (child && Array.isArray(child.stdio)) for (const s of child.stdio) if (s && s._handle) out.push(s._handle);
   return out;
@@ -172,11 +200,12 @@ function installAsyncWrap() {
   const AW = Object.getPrototypeOf(fsb.FSReqCallback.prototype);
   for (const name of ['oncomplete', 'ondone', 'onexit']) {
     const slot = Symbol(`ff.${name}`);
-    /** @this {any} @param {any[]} args */
+    /** @this {NativeRequest} @param {unknown[]} args */
     const wrapper = function (...args) {
       const obj = this;
       S.inflight.delete(obj);
-      if (!MODE.record && S.held === 0) { S.seq++; return Reflect.apply(obj[slot], obj, args); }
+      // the getter hands the wrapper out only over a function
+      if (!MODE.record && S.held === 0) { S.seq++; return Reflect.apply(/** @type {Function} */ (obj[slot]), obj, args); }
       const { kind, key } = classify(obj, name, args);
       snapshot(args);
       const refd = kind === 'exit' ? () => (typeof obj.hasRef === 'function' ? obj.hasRef() : true) : always;
@@ -195,7 +224,9 @@ function installAsyncWrap() {
     };
     Object.defineProperty(AW, name, {
       configurable: true,
+      /** @this {NativeRequest} */
       get() { return typeof this[slot] === 'function' ? wrapper : this[slot]; },
+      /** @this {NativeRequest} @param {unknown} v */
       set(v) {
         this[slot] = v;
         if (typeof v !== 'function') return;
@@ -220,7 +251,9 @@ function installStreams() {
   const { TCP } = binding('tcp_wrap');
   const { Pipe } = binding('pipe_wrap');
   const { TTY } = binding('tty_wrap');
+  /** @type {StreamHandle} LibuvStreamWrap.prototype */
   const LP = Object.getPrototypeOf(TCP.prototype);
+  /** @type {NativeHandle} HandleWrap.prototype */
   const HW = Object.getPrototypeOf(LP);
   const readStart = LP.readStart, readStop = LP.readStop;
 
@@ -234,13 +267,13 @@ function installStreams() {
     h[kStopped] = false;
     if (h.reading !== false && !h[kClosing]) { try { readStart.call(h); } catch { /* closed */ } }
   };
-  function hasHeldRead(/** @type {any} */ h) {
+  function hasHeldRead(/** @type {StreamHandle} */ h) {
     const q = S.queues.get(h);
     if (q) for (const ev of q) if (ev.kind === 'read') return true;
     return false;
   }
 
-  /** @this {any} @param {any} arrayBuffer */
+  /** @this {StreamHandle} @param {ArrayBuffer | undefined} arrayBuffer */
   const onread = function (arrayBuffer) {
     const h = this;
     if (!MODE.record && S.held === 0) { S.seq++; const fn = h[kRawRead]; return typeof fn === 'function' ? fn.call(h, arrayBuffer) : undefined; }
@@ -267,7 +300,9 @@ function installStreams() {
   for (const P of [TCP.prototype, Pipe.prototype, TTY.prototype]) {
     Object.defineProperty(P, 'onread', {
       configurable: true,
+      /** @this {StreamHandle} */
       get() { return this[kRawRead]; },
+      /** @this {StreamHandle} @param {unknown} v */
       set(v) {
         this[kRawRead] = v;
         if (typeof v === 'function' && MODE.record) resInfo(this);
@@ -280,7 +315,9 @@ function installStreams() {
   const kConsumed = Symbol('ffConsumed');
   Object.defineProperty(LP, '_consumed', {
     configurable: true,
+    /** @this {StreamHandle} */
     get() { return MODE.record ? true : this[kConsumed] === true; },
+    /** @this {StreamHandle} @param {unknown} v */
     set(v) { this[kConsumed] = v; },
   });
 
@@ -289,25 +326,26 @@ function installStreams() {
   const kSite = Symbol('ffSite');
   const NSP = require('node:net').Server.prototype;
   const publicListen = NSP.listen;
-  NSP.listen = function (/** @type {any[]} */ ...args) {
+  NSP.listen = function (/** @type {unknown[]} */ ...args) {
     if (!this[kSite]) this[kSite] = captureSite(S.root);
     return publicListen.apply(this, args);
   };
   /** @type {symbol | undefined} */
   let ownerSymbol;
-  const ownerOf = (/** @type {any} */ h) => {
+  /** @returns {{ [kSite]?: { site: string, api: string } | null } | undefined} the net.Server that owns the handle */
+  const ownerOf = (/** @type {ListenHandle} */ h) => {
     if (!ownerSymbol) ownerSymbol = Object.getOwnPropertySymbols(h).find((s) => s.description === 'owner_symbol');
-    return ownerSymbol ? h[ownerSymbol] : undefined;
+    return ownerSymbol ? /** @type {{ [kSite]?: { site: string, api: string } | null }} */ (h[ownerSymbol]) : undefined;
   };
   for (const P of [TCP.prototype, Pipe.prototype]) {
     const listen = P.listen;
-    P.listen = function (/** @type {any[]} */ ...args) {
+    P.listen = function (/** @type {unknown[]} */ ...args) {
       const server = this;
       const owner = ownerOf(server);
       resInfo(server, owner && owner[kSite]);
       const oc = server.onconnection;
       if (typeof oc === 'function') {
-        server.onconnection = function (/** @type {any[]} */ ...a) {
+        server.onconnection = function (/** @type {unknown[]} */ ...a) {
           return intercept(makeEvent('accept', server, server, () => oc.apply(server, a), () => server.hasRef()));
         };
       }
@@ -316,7 +354,7 @@ function installStreams() {
   }
 
   const close = HW.close, ref = HW.ref, unref = HW.unref;
-  HW.close = function (/** @type {any} */ cb) {
+  HW.close = function (/** @type {unknown} */ cb) {
     const h = this;
     h[kClosing] = true;
     if (typeof cb !== 'function') return close.call(h, cb);
@@ -336,7 +374,7 @@ function installZlib() {
   for (const C of [z.Zlib, z.BrotliEncoder, z.BrotliDecoder]) {
     if (!C) continue;
     const init = C.prototype.init;
-    C.prototype.init = function (/** @type {any[]} */ ...args) {
+    C.prototype.init = function (/** @type {unknown[]} */ ...args) {
       const h = this;
       for (let i = 0; i < args.length; i++) {
         const cb = args[i];
@@ -348,7 +386,7 @@ function installZlib() {
     };
     // an async write is in flight until its callback (set by init) runs
     const write = C.prototype.write;
-    C.prototype.write = function (/** @type {any[]} */ ...args) {
+    C.prototype.write = function (/** @type {unknown[]} */ ...args) {
       if (MODE.record) S.inflight.add(this);
       return write.apply(this, args);
     };
@@ -360,7 +398,7 @@ function installZlib() {
 function installFsPromises() {
   const fsb = binding('fs');
   const kUsePromises = fsb.kUsePromises;
-  /** @param {Promise<any>} p */
+  /** @param {Promise<unknown>} p */
   function holdPromise(p) {
     if (!MODE.record) return p;
     const res = {};
@@ -376,7 +414,8 @@ function installFsPromises() {
   for (const name of Object.keys(fsb)) {
     const f = fsb[name];
     if (typeof f !== 'function' || /^[A-Z]/.test(name)) continue;
-    fsb[name] = function (/** @type {any[]} */ ...args) {
+    /** @this {unknown} */
+    fsb[name] = function (/** @type {unknown[]} */ ...args) {
       if (args.length && args[args.length - 1] === kUsePromises) return holdPromise(f.apply(this, args));
       return f.apply(this, args);
     };
@@ -396,14 +435,15 @@ function installMessagePorts() {
   const kPorts = Symbol.for('nodejs.internal.kCurrentlyReceivingPorts');
   const kThreadHandled = Symbol.for('fuzzfarm.threadHandled');
   const MPP = wt.MessagePort.prototype;
-  /** @type {any} */
-  let p = MPP;
+  /** @type {Record<symbol, unknown> | null} MessagePort.prototype and its prototypes */
+  let p = /** @type {typeof MPP & Record<symbol, unknown>} */ (MPP);
   while (p && !Object.getOwnPropertyDescriptor(p, kDispatch)) p = Object.getPrototypeOf(p);
   if (!p) throw new Error('MessagePort hybrid dispatch not found');
-  const dispatch = p[kDispatch];
+  const dispatch = /** @type {Function} core's dispatch */ (p[kDispatch]);
   Object.defineProperty(MPP, kDispatch, {
     configurable: true, writable: true, enumerable: false,
-    value: function (/** @type {any[]} */ ...args) {
+    /** @this {Record<symbol, unknown>} a MessagePort @param {unknown[]} args */
+    value: function (...args) {
       const port = this;
       const ports = port[kPorts];
       const ev = makeEvent('message', port, port, () => {
@@ -412,7 +452,7 @@ function installMessagePorts() {
         try { return dispatch.apply(port, args); } finally {
           port[kPorts] = prev;
           // a slow worker thread may wait for its parent to have handled this (threads.cjs)
-          if (port[kThreadHandled]) require('./threads.cjs').bump(port[kThreadHandled]);
+          if (port[kThreadHandled]) require('./threads.cjs').bump(/** @type {Int32Array} */ (port[kThreadHandled]));
         }
       }, always); // received already: a closing or unref'd port still delivers it
       return intercept(ev);
@@ -425,13 +465,12 @@ function installMessagePorts() {
   }
   const W = wt.Worker;
   class Worker extends W {
-    constructor(/** @type {any[]} */ ...args) {
-      // @ts-ignore
+    constructor(/** @type {ConstructorParameters<typeof W>} */ ...args) {
       super(...args);
       const base = resInfo(this);
       let i = 0;
       for (const s of Object.getOwnPropertySymbols(this)) {
-        const v = /** @type {any} */ (this)[s];
+        const v = /** @type {Worker & Record<symbol, unknown>} */ (this)[s];
         if (v && typeof v === 'object' && v.constructor && v.constructor.name === 'MessagePort') resInfoAlias(v, base, ++i);
       }
     }
@@ -442,7 +481,7 @@ function installMessagePorts() {
   installed.push('message');
 }
 /** Register `port` under the site and ordinal of its creator (a channel or a Worker). */
-function resInfoAlias(/** @type {any} */ port, /** @type {any} */ base, /** @type {number} */ i) {
+function resInfoAlias(/** @type {object} */ port, /** @type {ResInfo} */ base, /** @type {number} */ i) {
   const r = resInfo(port, base);
   r.ord = base.ord * 10 + i;
 }

@@ -6,6 +6,11 @@
 // draws follow interception order, which follows real I/O timing: a seed
 // explores, the recorded delivery order replays (see scheduler.cjs).
 'use strict';
+/**
+ * What the scheduler asks a strategy, about which events (types.ts):
+ * @typedef {import('./types').Strategy} Strategy
+ * @typedef {import('./types').SchedEvent} SchedEvent
+ */
 const prand = require('pure-rand');
 
 /** Defaults of every strategy parameter (documented in the CLI's --help). */
@@ -42,7 +47,7 @@ const DEFAULTS = {
  * live timer, or wait up to the farthest one, never past the operation's guards.
  * @param {Record<string, number>} p @param {ReturnType<typeof makeRng>} rng
  */
-function horizonDelay(p, rng, /** @type {any} */ ev) {
+function horizonDelay(p, rng, /** @type {SchedEvent} */ ev) {
   const { horizonOf } = require('./horizons.cjs');
   const { S } = require('./scheduler.cjs');
   const h = horizonOf(ev, p.guards !== 0);
@@ -88,14 +93,14 @@ const POOL_KINDS = new Set(['fs', 'fs.promise', 'dns', 'crypto', 'zlib']);
  * @param {string} name
  * @param {Record<string, number>} params
  * @param {ReturnType<typeof makeRng>} rng
- * @returns {{name: string, params: Record<string, number>, hold: (ev: any) => number, pick: (heads: any[]) => number, lateLoop?: (ev: any) => boolean, delivered?: (ev: any) => void, lifo?: boolean, threads?: {stallProb: number, stallSteps: number, stallMs: number, stalls: number}}}
+ * @returns {Strategy}
  */
 function makeStrategy(name, params, rng) {
   // guided needs the racing pair of an observation run (guideA/guideB): not a
   // strategy to run alone, so it is not one of the cases below
   if (name === 'guided') return require('./guided.cjs').makeGuided(params);
   const p = { ...DEFAULTS, ...params };
-  const randomPick = (/** @type {any[]} */ heads) => heads.length === 1 ? 0 : rng.int(0, heads.length - 1);
+  const randomPick = (/** @type {SchedEvent[]} */ heads) => heads.length === 1 ? 0 : rng.int(0, heads.length - 1);
   switch (name) {
     case 'none':
       return { name, params: {}, hold: () => -1, pick: () => 0 };
@@ -127,7 +132,7 @@ function makeStrategy(name, params, rng) {
       const changes = new Set();
       for (let i = 1; i < p.depth; i++) changes.add(rng.int(1, Math.max(1, p.events)));
       let count = 0, low = 0;
-      const prioOf = (/** @type {any} */ ev) => {
+      const prioOf = (/** @type {SchedEvent} */ ev) => {
         let v = prio.get(ev.site);
         if (v === undefined) { v = rng.next(); prio.set(ev.site, v); }
         return v;
@@ -146,10 +151,11 @@ function makeStrategy(name, params, rng) {
     }
     case 'horizon': {
       require('./horizons.cjs').installGuards();
+      /** @type {(keyof typeof DEFAULTS)[]} */
       const keys = ['ioProb', 'closeProb', 'crossShare', 'shortShare', 'nextShare', 'lastShare', 'idleHorizonMs', 'followProb', 'timerLateProb', 'lateMs', 'lateLoopProb', 'guards'];
       /** @type {Record<string, number>} */
       const used = {};
-      for (const k of keys) used[k] = /** @type {any} */ (p)[k];
+      for (const k of keys) used[k] = p[k];
       return {
         name, params: used,
         hold: (ev) => {

@@ -111,9 +111,9 @@ function installThreads(cfg, strategy) {
       super(file, /** @type {import('node:worker_threads').WorkerOptions} */ (o));
       if (o.env === wt.SHARE_ENV) return;
       const handled = new Int32Array(new SharedArrayBuffer(4));
-      const self = /** @type {Record<symbol, Record<symbol, unknown> | undefined>} */ (/** @type {unknown} */ (this));
+      const self = /** @type {Worker & Record<symbol, unknown>} */ (this);
       for (const k of Object.getOwnPropertySymbols(this)) {
-        const port = self[k];
+        const port = /** @type {Record<symbol, unknown> | undefined} the two below are MessagePorts */ (self[k]);
         if (k.description === 'kPublicPort' && port) port[kHandled] = handled;
         if (k.description === 'kPort' && port) port[kInternal] = true;
       }

@@ -38,11 +38,80 @@ export type ProgramTimer = NodeJS.Timeout & {
   _repeat?: number | null;
 };
 
-/** A libuv stream handle (TCP, Pipe, TTY wrap): hooks.cjs marks its read state with its own symbols. */
-export interface StreamHandle {
-  reading?: boolean;
+/**
+ * A libuv handle as core's HandleWrap.prototype gives it (TCP, Pipe, TTY,
+ * Process, ...): what hooks.cjs wraps. It marks handles with its own symbols,
+ * and reads core's (owner_symbol: the JS object that owns the handle).
+ */
+export interface NativeHandle {
+  close(cb?: unknown): unknown;
+  ref(): unknown;
+  unref(): unknown;
+  hasRef(): boolean;
   [mark: symbol]: unknown;
 }
+
+/** A libuv stream handle (LibuvStreamWrap: TCP, Pipe, TTY wrap): hooks.cjs marks its read state with its own symbols. */
+export interface StreamHandle extends NativeHandle {
+  /** Set false by core when the stream stopped reading. */
+  reading?: boolean;
+  readStart(): number;
+  readStop(): number;
+  /** Core's read callback: the bytes are in streamBaseState (nread, offset) and `arrayBuffer`. */
+  onread: unknown;
+  /** A handle received over an IPC pipe with this read. */
+  pendingHandle?: unknown;
+}
+
+/** A TCP or Pipe handle that can listen: core sets onconnection before listen(). */
+export interface ListenHandle extends StreamHandle {
+  listen(...args: unknown[]): number;
+  onconnection: ((...args: unknown[]) => unknown) | null;
+}
+
+/**
+ * A request (AsyncWrap: FSReqCallback, GetAddrInfoReqWrap, TCPConnectWrap,
+ * WriteWrap, crypto jobs...), a Process or a Worker handle: core sets its
+ * oncomplete / ondone / onexit, which hooks.cjs keeps under its own symbols.
+ */
+export interface NativeRequest {
+  /** Stream requests (write, shutdown): the stream handle they belong to. */
+  handle?: object;
+  /** Process handles. */
+  hasRef?(): boolean;
+  [mark: symbol]: unknown;
+}
+
+/** A zlib or brotli handle: init(...) takes the write callback, write(...) starts an async write. */
+export interface ZlibHandle {
+  init(...args: unknown[]): unknown;
+  write(...args: unknown[]): unknown;
+}
+
+/** The internal bindings (process.binding) that hooks.cjs wraps: only what it reads or replaces. */
+export interface Bindings {
+  fs: {
+    FSReqCallback: { prototype: object };
+    /** Passed as the last argument of a binding function: answer with a promise. */
+    kUsePromises: symbol;
+    FileHandle?: { prototype: { close(): Promise<unknown> } };
+    /** The binding functions (fs.open, fs.read, ...), replaced one by one. */
+    [name: string]: unknown;
+  };
+  stream_wrap: {
+    /** Shared with C++: a read's byte count and buffer offset at these indices. */
+    streamBaseState: Int32Array;
+    kReadBytesOrError: number;
+    kArrayBufferOffset: number;
+  };
+  tcp_wrap: { TCP: { prototype: ListenHandle } };
+  pipe_wrap: { Pipe: { prototype: ListenHandle } };
+  tty_wrap: { TTY: { prototype: StreamHandle } };
+  zlib: { Zlib?: { prototype: ZlibHandle }; BrotliEncoder?: { prototype: ZlibHandle }; BrotliDecoder?: { prototype: ZlibHandle } };
+}
+
+/** Node's process with the deprecated process.binding, typed for the bindings the preload uses. */
+export type BindingProcess = NodeJS.Process & { binding<K extends keyof Bindings>(name: K): Bindings[K] };
 
 /** A release slot: an immediate (delay 0, ref'd) or a timer of the scheduler's own. */
 export interface Slot {
