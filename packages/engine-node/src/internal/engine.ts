@@ -204,7 +204,8 @@ async function minimize(target: { path: string }, repro: ReproducerFor<"node">, 
   const o = repro.options;
   const input = repro.input !== undefined ? new Uint8Array(Buffer.from(repro.input, "base64")) : undefined;
   const cmd = commandFor(resolve(target.path), o.args ?? [], input, ctx.workDir, "minimize");
-  const m = await minimizeSchedule({ script: cmd.script, args: cmd.args, trace, timeoutMs: o.timeoutMs ?? 10_000, signal: ctx.signal, sandbox: ctx.sandbox, sameFailure: stillFails });
+  // the run's own seed: what the schedule does not fix (a worker thread's stalls) is drawn from it again
+  const m = await minimizeSchedule({ script: cmd.script, args: cmd.args, trace: { ...trace, seed: repro.seed ?? trace.seed }, timeoutMs: o.timeoutMs ?? 10_000, signal: ctx.signal, sandbox: ctx.sandbox, sameFailure: stillFails });
   if (!m.reproduced) throw new FuzzFarmError("FF_ERR_BAD_JOB", "the recorded schedule no longer fails: nothing to minimize");
   return {
     reproducer: { ...repro, trace: { ...trace, holdSet: m.held } },

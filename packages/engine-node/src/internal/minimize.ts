@@ -17,7 +17,7 @@ export interface MinimizeOptions {
   script: string;
   args?: string[];
   /** The failing run's trace (as written by --trace-out or a finding's reproducer). */
-  trace: { events: readonly ReplaySpec["events"][number][]; seed?: number; root?: string };
+  trace: { events: readonly ReplaySpec["events"][number][]; seed?: number; root?: string; threads?: ReplaySpec["threads"] };
   /** Per-run wall-clock limit, ms; 0: none. Default 10000. */
   timeoutMs?: number;
   /** Per-run progress limit (see RunSpec.stallMs), ms. Default 0 (off). */
