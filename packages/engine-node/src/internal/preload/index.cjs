@@ -78,7 +78,7 @@ function start(cfg, cfgPath) {
   let hang = null;
   process.on('uncaughtExceptionMonitor', (err, origin) => {
     // anything may be thrown: an Error, or a string, a number, null...
-    const e = /** @type {{ stack?: string } | null | undefined} */ (/** @type {unknown} */ (err));
+    const e = /** @type {{ stack?: string } | null | undefined} */ (err);
     const stack = e && e.stack ? strip(e.stack) : String(e);
     uncaught = { origin, message: String(e && e.stack ? stack.split('\n')[0] : e), stack };
     if (!require('node:worker_threads').isMainThread) write(1);
@@ -128,7 +128,7 @@ function watchStall(stallMs, reportHang) {
   let since = performance.now();
   const waitsOnOwnWork = () => {
     for (const t of liveTimers) if (!t._destroyed && t.hasRef()) return true;
-    for (const h of /** @type {{ _getActiveHandles(): ({ constructor?: { name?: string } } | null)[] }} */ (/** @type {unknown} */ (process))._getActiveHandles()) {
+    for (const h of /** @type {NodeJS.Process & { _getActiveHandles(): ({ constructor?: { name?: string } } | null)[] }} */ (process)._getActiveHandles()) {
       if (h && h.constructor && h.constructor.name === 'ChildProcess') return true;
     }
     return false;
