@@ -34,6 +34,7 @@ const timers = require('node:timers');
 const { S, resInfo, rearm, makeEvent, intercept, drop, hasHeld, refChanged, timerGate } = require('./scheduler.cjs');
 const { captureSite } = require('./sites.cjs');
 const { MODE } = require('./mode.cjs');
+const { bump: bumpHandled } = require('./threads.cjs');
 
 /** @template {keyof Bindings} K @param {K} name @returns {Bindings[K]} */
 const binding = (name) => {
@@ -452,7 +453,7 @@ function installMessagePorts() {
         try { return dispatch.apply(port, args); } finally {
           port[kPorts] = prev;
           // a slow worker thread may wait for its parent to have handled this (threads.cjs)
-          if (port[kThreadHandled]) require('./threads.cjs').bump(/** @type {Int32Array} */ (port[kThreadHandled]));
+          if (port[kThreadHandled]) bumpHandled(/** @type {Int32Array} */ (port[kThreadHandled]));
         }
       }, always); // received already: a closing or unref'd port still delivers it
       return intercept(ev);
