@@ -2,6 +2,7 @@
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "./generated/client";
 import { FuzzFarmError } from "@fuzzfarm/protocol";
+import { createPool } from "./internal/pool";
 
 export type Prisma = InstanceType<typeof PrismaClient>;
 
@@ -33,18 +34,22 @@ export function redactUrl(url: string): string {
 
 /** Create a client; no connection is made until the first query (see `pingDb`). */
 export function createDb(opts: DbOptions): Db {
-  const adapter = new PrismaPg(
-    {
-      connectionString: opts.url,
-      max: opts.poolMax ?? 10,
-      connectionTimeoutMillis: 5000,
-      // Raw SQL (bucket upserts, feature inserts) is unqualified: point search_path at the schema too.
-      ...(opts.schema ? { options: `-c search_path="${opts.schema}"` } : {}),
+  const owned = createPool({
+    connectionString: opts.url,
+    max: opts.poolMax ?? 10,
+    connectionTimeoutMillis: 5000,
+    // Raw SQL (bucket upserts, feature inserts) is unqualified: point search_path at the schema too.
+    ...(opts.schema ? { options: `-c search_path="${opts.schema}"` } : {}),
+  });
+  const prisma = new PrismaClient({ adapter: new PrismaPg(owned.pool, opts.schema ? { schema: opts.schema } : undefined) });
+  return {
+    prisma,
+    where: redactUrl(opts.url),
+    async close() {
+      await prisma.$disconnect();
+      await owned.end();
     },
-    opts.schema ? { schema: opts.schema } : undefined,
-  );
-  const prisma = new PrismaClient({ adapter });
-  return { prisma, where: redactUrl(opts.url), close: () => prisma.$disconnect() };
+  };
 }
 
 /** Throws FF_ERR_DB_DOWN with one line if the database does not answer. */

@@ -46,9 +46,21 @@ export function isFuzzFarmError(e: unknown): e is FuzzFarmError {
   return e instanceof FuzzFarmError;
 }
 
-/** One line for a terminal: `FF_ERR_X: message` for our errors, the message otherwise. */
+/**
+ * One line for a terminal: `FF_ERR_X: message` for our errors, the message otherwise. Never empty: Prisma's
+ * errors start with a blank line and "Invalid `prisma.x()` invocation:", the cause ("Can't reach database
+ * server at ...") comes last, so that is the line taken; an error without a message is named by its code or name.
+ */
 export function oneLine(e: unknown): string {
-  if (isFuzzFarmError(e)) return `${e.code}: ${e.message}`.split("\n")[0]!;
-  if (e instanceof Error) return e.message.split("\n")[0]!;
-  return String(e).split("\n")[0]!;
+  if (isFuzzFarmError(e)) return `${e.code}: ${firstLine(e.message)}`;
+  if (e instanceof Error) {
+    const lines = e.message.split("\n").map((l) => l.trim()).filter(Boolean);
+    const line = /^Invalid `.*` invocation/.test(lines[0] ?? "") && lines.length > 1 ? lines[lines.length - 1]! : lines[0];
+    return line ?? ((e as { code?: unknown }).code ? String((e as { code?: unknown }).code) : e.name);
+  }
+  return firstLine(String(e)) || "unknown error";
+}
+
+function firstLine(s: string): string {
+  return s.split("\n").map((l) => l.trim()).find(Boolean) ?? "";
 }

@@ -151,7 +151,7 @@ export async function fuzzCommand(targetArg: string | undefined, f: FuzzFlags, c
   }
   const failure = status === "failed" ? (await campaignOutcome(farm.db, camp.id)).reason : undefined;
   const s = await campaignSummary(farm.db, camp.id);
-  await farm.close();
+  // The summary is written before the farm's connections close: it must not depend on a clean shutdown.
   if (f.json) out.write(`${JSON.stringify(s)}\n`);
   else {
     err.write(`${progressLine(s)}\n`);
@@ -162,6 +162,7 @@ export async function fuzzCommand(targetArg: string | undefined, f: FuzzFlags, c
       );
     if (!s.buckets.length) err.write("no crashes found\n");
   }
+  await farm.close();
   if (failure !== undefined) {
     // A campaign that could not fuzz at all is an error, not "no crashes found".
     err.write(`fuzzfarm: FF_ERR_CAMPAIGN_FAILED: campaign ${camp.id} failed: ${failure}\n`);
