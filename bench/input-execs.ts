@@ -7,7 +7,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
-import { createRng, havoc } from "@fuzzfarm/corpus";
+import { havoc } from "@fuzzfarm/corpus";
+import { createRng } from "@fuzzfarm/rng";
 import { parseJob } from "@fuzzfarm/protocol";
 import { inputEngine } from "@fuzzfarm/engine-input";
 

@@ -84,6 +84,15 @@ const PRELOAD_SRC = "packages/engine-node/src/internal/preload";
  * ~5 ms of every `fuzzfarm node` start-up, ~1 ms bundled). The version is the
  * one the checkout's preload resolves, so built and dev runs draw the same numbers.
  */
+/** The directory of package `name`: the nearest package.json above its entry that names it (no "./package.json" export needed). */
+function packageDirOf(entry, name) {
+  for (let d = dirname(entry); d !== dirname(d); d = dirname(d)) {
+    const f = join(d, "package.json");
+    if (existsSync(f) && JSON.parse(readFileSync(f, "utf8")).name === name) return d;
+  }
+  throw new Error(`no package.json of ${name} above ${entry}`);
+}
+
 async function bundlePreloadDeps(outDir) {
   const dir = join(root, PRELOAD_SRC);
   const names = new Set();
@@ -92,7 +101,7 @@ async function bundlePreloadDeps(outDir) {
       if (!m[1].startsWith("node:")) names.add(m[1]);
   const req = createRequire(join(dir, "index.cjs"));
   for (const name of names) {
-    const pkgDir = dirname(req.resolve(`${name}/package.json`));
+    const pkgDir = packageDirOf(req.resolve(name), name);
     const pkg = JSON.parse(readFileSync(join(pkgDir, "package.json"), "utf8"));
     const to = join(outDir, "r", "node_modules", name);
     await build({ entryPoints: [req.resolve(name)], outfile: join(to, "index.js"), bundle: true, format: "cjs", platform: "node", target: "node20", legalComments: "none", logLevel: "warning" });
@@ -102,12 +111,18 @@ async function bundlePreloadDeps(outDir) {
   return names.size;
 }
 
-/** Bare imports other than the workspace's own stay imports of the installed packages. */
+/**
+ * Bare imports other than the workspace's own stay imports of the installed packages,
+ * except a `require` in a workspace CommonJS file (@fuzzfarm/rng's pure-rand): the ESM
+ * bundle cannot `require` an external ("Dynamic require ... is not supported"), so that
+ * dependency is bundled.
+ */
 const externals = {
   name: "fuzzfarm-externals",
   setup(b) {
     b.onResolve({ filter: /^[^./]/ }, (a) => {
       if (a.path.startsWith("@fuzzfarm/")) return undefined;
+      if (a.kind === "require-call" && a.importer.startsWith(root) && !a.importer.includes(`${sep}node_modules${sep}`)) return undefined;
       return { path: a.path, external: true };
     });
   },

@@ -13,7 +13,7 @@
 // Everything it needs to resume lives in PostgreSQL (campaign rows, job rows
 // still "queued") and Redis (the queues), so a restarted coordinator picks up
 // where the last one stopped: it re-enqueues open jobs (ids dedup in BullMQ).
-import { createRng } from "@fuzzfarm/corpus";
+import { createRng } from "@fuzzfarm/rng";
 import type { Db } from "@fuzzfarm/db";
 import type { FarmQueues } from "@fuzzfarm/queue";
 import { DEFAULT_MAINTENANCE, type MaintenanceOptions } from "./maintenance";

@@ -3,7 +3,7 @@
 // and runs a failed job's payload again under a new id (a retry). Every job
 // gets its row first, then its queue entry: a crash in between leaves a
 // "queued" row that the next resume re-enqueues (BullMQ dedups by job id).
-import type { Rng } from "@fuzzfarm/corpus";
+import type { Rng } from "@fuzzfarm/rng";
 import { FuzzFarmError, oneLine, parseJob, readCampaignConfig, type EngineName } from "@fuzzfarm/protocol";
 import { corpusEntries, getCampaign, insertJobs, jobPayload, markChosen, openJobs, reserveJobSeq, type Db } from "@fuzzfarm/db";
 import { enqueueJob, readHeartbeats, type FarmQueues } from "@fuzzfarm/queue";

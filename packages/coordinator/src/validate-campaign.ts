@@ -3,7 +3,7 @@
 // parse payloads with), then by planning a first job, which the planner parses
 // as a job payload. A typo such as `-o timeoutMs=abc` is a usage error before
 // anything is queued, not a campaign whose every job is rejected.
-import { createRng } from "@fuzzfarm/corpus";
+import { createRng } from "@fuzzfarm/rng";
 import { FuzzFarmError, isFuzzFarmError, parseCampaignConfig, type CampaignConfig } from "@fuzzfarm/protocol";
 import { planJob } from "./planners/index";
 

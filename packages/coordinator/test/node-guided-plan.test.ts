@@ -5,7 +5,7 @@
 // packages/engine-node/test/guided-replay.test.ts checks the replay side.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { createRng } from "@fuzzfarm/corpus";
+import { createRng } from "@fuzzfarm/rng";
 import { parseJob } from "@fuzzfarm/protocol";
 import { PLANNERS } from "../src/index";
 

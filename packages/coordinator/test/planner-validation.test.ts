@@ -5,7 +5,7 @@
 // configurations stay within the generator's bounds.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { createRng } from "@fuzzfarm/corpus";
+import { createRng } from "@fuzzfarm/rng";
 import { FuzzFarmError, WASM_GENERATOR_LIMITS } from "@fuzzfarm/protocol";
 import { PLANNERS, validateCampaignConfig } from "../src/index";
 

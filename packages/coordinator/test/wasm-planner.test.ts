@@ -3,7 +3,7 @@
 // the protocol's option schema (what the worker's engine reads).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { createRng } from "@fuzzfarm/corpus";
+import { createRng } from "@fuzzfarm/rng";
 import { WasmOptions } from "@fuzzfarm/protocol";
 import { PLANNERS } from "../src/index";
 

@@ -2,7 +2,7 @@
 // pick() is called once per execution, so it keeps a cumulative-weight table
 // and binary-searches it; the table is rebuilt when entries change and every
 // `refreshEvery` picks (timesChosen moves the weights slowly).
-import type { Rng } from "./rng";
+import type { Rng } from "@fuzzfarm/rng";
 import { DEFAULT_HALF_LIFE, seedWeight, type SeedStats } from "./schedule";
 
 export type CorpusEntry = SeedStats;

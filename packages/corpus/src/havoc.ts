@@ -2,7 +2,7 @@
 // The stack height is 2^k for k uniform in [0, depth], so most children are
 // near their parent (1-2 changes) while some jump far. Mutators that cannot
 // apply (no dictionary, nothing to splice with) are skipped, not counted.
-import type { Rng } from "./rng";
+import type { Rng } from "@fuzzfarm/rng";
 import { MUTATORS, insertBytes, type Mutator } from "./mutators/index";
 
 export interface HavocOptions {

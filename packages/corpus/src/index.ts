@@ -1,7 +1,6 @@
-// @fuzzfarm/corpus: the seeded RNG, mutators, havoc, the power schedule that
+// @fuzzfarm/corpus: mutators, havoc, the power schedule that
 // decides which seeds get mutated (inside a job) or shipped (by the coordinator),
 // and the job recorder every engine builds its result with.
-export { createRng, type Rng } from "./rng";
 // Every mutator (one per file) and MUTATORS, the list havoc draws from.
 export * from "./mutators/index";
 export { havoc, havocChain, randomInput, type HavocOptions, type HavocResult } from "./havoc";

@@ -2,7 +2,7 @@
 // (Efraimidis-Spirakis: key = u^(1/w), keep the n largest keys), weights from
 // the power schedule. Heavy seeds are likely, light ones still possible, and
 // the same rng seed always gives the same selection.
-import type { Rng } from "./rng";
+import type { Rng } from "@fuzzfarm/rng";
 import { latestClock, meanExecUs, seedWeight, type ScheduleOptions, type SeedStats } from "./schedule";
 
 export function selectSeeds<T extends SeedStats>(entries: readonly T[], n: number, rng: Rng, opts: ScheduleOptions = {}): T[] {

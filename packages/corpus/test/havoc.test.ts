@@ -1,6 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { MUTATORS, createRng, havoc, havocChain, randomInput } from "../src/index";
+import { createRng } from "@fuzzfarm/rng";
+import { MUTATORS, havoc, havocChain, randomInput } from "../src/index";
 
 test("havoc is deterministic per seed, bounded, and names real mutators", () => {
   const names = new Set(MUTATORS.map((m) => m.name));

@@ -1,8 +1,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { createRng } from "@fuzzfarm/rng";
 import {
   MUTATORS,
-  createRng,
   bitFlip,
   byteSet,
   insertBytes,

@@ -1,6 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { Corpus, createRng, seedWeight, selectSeeds, type SeedStats } from "../src/index";
+import { createRng } from "@fuzzfarm/rng";
+import { Corpus, seedWeight, selectSeeds, type SeedStats } from "../src/index";
 
 const entry = (id: string, over: Partial<SeedStats> = {}): SeedStats => ({
   id,

@@ -9,7 +9,8 @@
 // 2^-64 per input: they could not win at all.)
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { createRng, havocChain } from "@fuzzfarm/corpus";
+import { havocChain } from "@fuzzfarm/corpus";
+import { createRng } from "@fuzzfarm/rng";
 import { example, inputReproducer, makeJob, runJob } from "./helpers";
 
 const MAGIC = Buffer.from("FUZZFARM", "latin1");

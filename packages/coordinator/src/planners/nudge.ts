@@ -1,6 +1,6 @@
 // Small random changes to a strategy's numeric parameters: the way the
 // coordinator "mutates" a productive schedule or generator configuration.
-import type { Rng } from "@fuzzfarm/corpus";
+import type { Rng } from "@fuzzfarm/rng";
 
 /** Multiply each numeric field by a factor in [1/2, 2] with probability `p`; integers stay integers (>= 1 when they were). */
 export function nudgeNumbers<T extends Record<string, unknown>>(rec: T, rng: Rng, p = 0.5): T {

@@ -3,7 +3,7 @@
 // payload leaves the planner parsed by the protocol's job schema, so what is
 // enqueued is what a worker accepts.
 import type { CampaignConfigFor, CampaignConfigInput, EngineName, JobPayload } from "@fuzzfarm/protocol";
-import type { Rng } from "@fuzzfarm/corpus";
+import type { Rng } from "@fuzzfarm/rng";
 
 export interface PlannerCorpusEntry {
   id: string;

@@ -2,7 +2,7 @@
 // input and return a new array, or the input itself (same reference) when
 // they cannot apply (e.g. flipping a bit of an empty input), so havoc can
 // tell a no-op from a mutation without comparing bytes.
-import type { Rng } from "../rng";
+import type { Rng } from "@fuzzfarm/rng";
 
 export interface MutationContext {
   /** Largest output length; growing mutators stop at it. */

@@ -8,7 +8,8 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { Corpus, createRng, havocChain, JobRecorder, randomInput, type Rng } from "@fuzzfarm/corpus";
+import { Corpus, havocChain, JobRecorder, randomInput } from "@fuzzfarm/corpus";
+import { createRng, type Rng } from "@fuzzfarm/rng";
 import type { Engine, EngineResultInputFor, EngineRunContext, Finding, JobFor } from "@fuzzfarm/protocol";
 import { BatchLedger, type Batch } from "./batches";
 import { CoverageBook } from "./coverage-book";

@@ -13,6 +13,7 @@ import {
   type EngineRunContext, type Minimized,
 } from "@fuzzfarm/protocol";
 import { JobRecorder } from "@fuzzfarm/corpus";
+import { createRng } from "@fuzzfarm/rng";
 import { minimizeSchedule } from "./minimize";
 import { FUZZ_DRIVER } from "./paths";
 import { exportsFuzz, InputSource, writeInput } from "./fuzz-input";
@@ -101,8 +102,8 @@ async function run(job: JobFor<"node">, ctx: EngineRunContext): Promise<EngineRe
     await absorb(base, "none");
     // guided search: the baseline is the observation run; its racing pairs are reversed one per guided run
     const picker = inputs ? null : new GuidePicker(raceCandidates(base.trace.events));
-    let draw = (job.options.seedStart ^ 0x5bd1e995) >>> 0 || 1;
-    const nextDraw = () => { draw ^= draw << 13; draw >>>= 0; draw ^= draw >>> 17; draw ^= draw << 5; draw >>>= 0; return draw / 2 ** 32; };
+    // which pair a guided run reverses is drawn from the job's seed (scrambled: neighbouring jobs pick apart)
+    const guideRng = createRng(job.options.seedStart, { scramble: true });
 
     const nextSpec = (): RunSpec => {
       const i = pick++;
@@ -113,7 +114,7 @@ async function run(job: JobFor<"node">, ctx: EngineRunContext): Promise<EngineRe
         const s = seeds[(i >> 2) % seeds.length]!;
         strategy = s.strategy; params = { ...s.params }; seed = s.seed + 7919 * (i + 1);
       } else if (picker && picker.size > 0 && i % 4 === 1) { // every 4th run reverses a racing pair, novel pairs first
-        const c = picker.next(rec.features, nextDraw());
+        const c = picker.next(rec.features, guideRng.unit());
         if (c) { strategy = "guided"; params = guideParams(c); }
       }
       if (params.events === undefined && observedEvents > 0) params.events = observedEvents;

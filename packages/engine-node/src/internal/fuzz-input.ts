@@ -4,7 +4,8 @@
 // async work. A run is then (input, strategy, seed), and so is its reproducer.
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { createRng, havoc, type Rng } from "@fuzzfarm/corpus";
+import { havoc } from "@fuzzfarm/corpus";
+import { createRng, type Rng } from "@fuzzfarm/rng";
 import type { JobFor } from "@fuzzfarm/protocol";
 
 const FUZZ_EXPORT = /export\s+(async\s+)?function\s+fuzz\b|export\s+(const|let)\s+fuzz\b|exports\.fuzz\s*=|module\.exports\s*=\s*\{[^}]*\bfuzz\b/;

@@ -22,7 +22,7 @@
 // cloned`); each thread therefore works on its own shared objects.
 import type { Program } from "./gen/ir";
 import { cellAddr, regionAddr } from "./gen/layout";
-import { createRng } from "@fuzzfarm/corpus";
+import { createRng } from "@fuzzfarm/rng";
 import { subSeed } from "./sub-seed";
 
 /** The memory word the threads add their shared-everything digests to (below the first thread region). */

@@ -1,6 +1,6 @@
 // Sub-seeds of the wasm engine: program i, run j, thread t each get a seed
 // derived from the job's seed by a small stable hash, so each can be drawn
-// (and replayed) on its own with @fuzzfarm/corpus's createRng.
+// (and replayed) on its own with @fuzzfarm/rng's createRng.
 /** Derive a sub-seed (program i, run j...) from a seed, stable across versions. */
 export function subSeed(seed: number, ...salt: number[]): number {
   let h = (seed ^ 0x9e3779b9) >>> 0;

@@ -2,7 +2,7 @@
 // Perturbation strategies. Each one answers two questions for the scheduler:
 //   hold(ev)   -> -1: deliver now; 0: hold until the next check phase; n>0: hold n ms
 //   pick(heads)-> which ready head (first event of a FIFO key, ripe) to deliver
-// Every decision draws from one seeded PRNG (pure-rand xoroshiro128+). The
+// Every decision draws from one seeded PRNG (@fuzzfarm/rng, scrambled seeding). The
 // draws follow interception order, which follows real I/O timing: a seed
 // explores, the recorded delivery order replays (see scheduler.cjs).
 'use strict';
@@ -11,7 +11,7 @@
  * @typedef {import('./types').Strategy} Strategy
  * @typedef {import('./types').SchedEvent} SchedEvent
  */
-const prand = require('pure-rand');
+const { createRng } = require('@fuzzfarm/rng');
 
 /** Defaults of every strategy parameter (documented in the CLI's --help). */
 const DEFAULTS = {
@@ -45,7 +45,7 @@ const DEFAULTS = {
 /**
  * horizon: delays sized by the program's own timers (horizons.cjs): cross a
  * live timer, or wait up to the farthest one, never past the operation's guards.
- * @param {Record<string, number>} p @param {ReturnType<typeof makeRng>} rng
+ * @param {Record<string, number>} p @param {import('@fuzzfarm/rng').Rng} rng
  */
 function horizonDelay(p, rng, /** @type {SchedEvent} */ ev) {
   const { horizonOf } = require('./horizons.cjs');
@@ -55,36 +55,23 @@ function horizonDelay(p, rng, /** @type {SchedEvent} */ ev) {
   for (const x of h.cross) if (x > far) far = x;
   const horizon = Math.max(4, Math.ceil(far > 0 ? far * 1.5 : p.idleHorizonMs));
   let d;
-  const r = rng.next();
-  if (r < p.shortShare) d = rng.int(0, 3);
-  else if (r < p.shortShare + p.crossShare && h.cross.length) d = Math.ceil(h.cross[rng.int(0, h.cross.length - 1)]) + rng.int(1, 4);
-  else if (r < p.shortShare + p.crossShare + p.nextShare) { ev.waitFor = rng.int(1, 3); d = Math.max(horizon, p.idleHorizonMs); }
+  const r = rng.unit();
+  if (r < p.shortShare) d = rng.between(0, 3);
+  else if (r < p.shortShare + p.crossShare && h.cross.length) d = Math.ceil(h.cross[rng.between(0, h.cross.length - 1)]) + rng.between(1, 4);
+  else if (r < p.shortShare + p.crossShare + p.nextShare) { ev.waitFor = rng.between(1, 3); d = Math.max(horizon, p.idleHorizonMs); }
   // one completion at a time waits to be last: two would only keep their order
   else if (r < p.shortShare + p.crossShare + p.nextShare + p.lastShare && S.quiet.size === 0) { ev.last = true; d = Math.max(horizon, p.idleHorizonMs); }
-  else d = rng.int(1, horizon);
+  else d = rng.between(1, horizon);
   return Math.min(d, h.guard);
 }
 
 /**
- * xoroshiro128+ seeded from a small integer gives nearly the same first
- * draws for neighbouring seeds (seeds 1..6 all drew ~1.00, 0.9x first), so
- * seeds 1..N explored one schedule: the seed is scrambled first (murmur3's
- * 32-bit finalizer) and the first draws are discarded.
+ * The generator of one run's schedule. Seeds are scrambled: neighbouring seeds
+ * (a job runs seeds N, N+1, ...) must explore unrelated schedules.
  * @param {number} seed
  */
 function makeRng(seed) {
-  let h = (seed | 0) ^ 0x9e3779b9;
-  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
-  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
-  h ^= h >>> 16;
-  const g = prand.xoroshiro128plus(h | 0);
-  for (let i = 0; i < 8; i++) g.unsafeNext();
-  return {
-    /** integer in [lo, hi] */
-    int: (/** @type {number} */ lo, /** @type {number} */ hi) => prand.unsafeUniformIntDistribution(lo, hi, g),
-    /** float in [0, 1) */
-    next: () => prand.unsafeUniformIntDistribution(0, 0x3fffffff, g) / 0x40000000,
-  };
+  return createRng(seed, { scramble: true });
 }
 
 const POOL_KINDS = new Set(['fs', 'fs.promise', 'dns', 'crypto', 'zlib']);
@@ -92,7 +79,7 @@ const POOL_KINDS = new Set(['fs', 'fs.promise', 'dns', 'crypto', 'zlib']);
 /**
  * @param {string} name
  * @param {Record<string, number>} params
- * @param {ReturnType<typeof makeRng>} rng
+ * @param {import('@fuzzfarm/rng').Rng} rng
  * @returns {Strategy}
  */
 function makeStrategy(name, params, rng) {
@@ -100,16 +87,16 @@ function makeStrategy(name, params, rng) {
   // strategy to run alone, so it is not one of the cases below
   if (name === 'guided') return require('./guided.cjs').makeGuided(params);
   const p = { ...DEFAULTS, ...params };
-  const randomPick = (/** @type {SchedEvent[]} */ heads) => heads.length === 1 ? 0 : rng.int(0, heads.length - 1);
+  const randomPick = (/** @type {SchedEvent[]} */ heads) => heads.length === 1 ? 0 : rng.between(0, heads.length - 1);
   switch (name) {
     case 'none':
       return { name, params: {}, hold: () => -1, pick: () => 0 };
     case 'shuffle':
-      return { name, params: { holdProb: p.holdProb }, hold: () => (rng.next() < p.holdProb ? 0 : -1), pick: randomPick };
+      return { name, params: { holdProb: p.holdProb }, hold: () => (rng.unit() < p.holdProb ? 0 : -1), pick: randomPick };
     case 'delay':
       return {
         name, params: { delayProb: p.delayProb, maxDelayMs: p.maxDelayMs },
-        hold: () => (rng.next() < p.delayProb ? rng.int(1, Math.max(1, p.maxDelayMs)) : -1),
+        hold: () => (rng.unit() < p.delayProb ? rng.between(1, Math.max(1, p.maxDelayMs)) : -1),
         pick: (heads) => { let b = 0; for (let i = 1; i < heads.length; i++) if (heads[i].ripeAt < heads[b].ripeAt) b = i; return b; },
       };
     case 'demux':
@@ -117,7 +104,7 @@ function makeStrategy(name, params, rng) {
       // random order; thread-pool work gets a random 0..max ms extra spread.
       return {
         name, params: { spreadMs: p.spreadMs },
-        hold: (ev) => (POOL_KINDS.has(ev.kind) ? rng.int(0, Math.max(0, p.spreadMs)) : 0),
+        hold: (ev) => (POOL_KINDS.has(ev.kind) ? rng.between(0, Math.max(0, p.spreadMs)) : 0),
         pick: randomPick,
       };
     case 'pct': {
@@ -130,11 +117,11 @@ function makeStrategy(name, params, rng) {
       /** @type {Map<string, number>} */
       const prio = new Map();
       const changes = new Set();
-      for (let i = 1; i < p.depth; i++) changes.add(rng.int(1, Math.max(1, p.events)));
+      for (let i = 1; i < p.depth; i++) changes.add(rng.between(1, Math.max(1, p.events)));
       let count = 0, low = 0;
       const prioOf = (/** @type {SchedEvent} */ ev) => {
         let v = prio.get(ev.site);
-        if (v === undefined) { v = rng.next(); prio.set(ev.site, v); }
+        if (v === undefined) { v = rng.unit(); prio.set(ev.site, v); }
         return v;
       };
       return {
@@ -160,14 +147,14 @@ function makeStrategy(name, params, rng) {
         name, params: used,
         hold: (ev) => {
           if (ev.kind === 'immediate') return -1;
-          if (ev.kind === 'timeout') return rng.next() < p.timerLateProb ? rng.int(1, Math.max(1, p.lateMs)) : -1;
+          if (ev.kind === 'timeout') return rng.unit() < p.timerLateProb ? rng.between(1, Math.max(1, p.lateMs)) : -1;
           const { S } = require('./scheduler.cjs');
           const base = ev.kind === 'close' ? p.closeProb : p.ioProb;
           const prob = (S.waiters.size > 0 || S.quiet.size > 0) && ev.kind !== 'close' ? base * p.followProb : base;
-          return rng.next() < prob ? horizonDelay(p, rng, ev) : -1;
+          return rng.unit() < prob ? horizonDelay(p, rng, ev) : -1;
         },
         pick: (heads) => { let b = 0; for (let i = 1; i < heads.length; i++) if (heads[i].ripeAt < heads[b].ripeAt) b = i; return b; },
-        lateLoop: () => rng.next() < p.lateLoopProb,
+        lateLoop: () => rng.unit() < p.lateLoopProb,
       };
     }
     case 'late': {
@@ -193,11 +180,11 @@ function makeStrategy(name, params, rng) {
           // a child's exit is the signal its output races with: it comes as
           // it comes, while its output is slow
           if (ev.kind === 'immediate' || ev.kind === 'timeout' || ev.kind === 'exit') return -1;
-          if (rng.next() >= p.lateProb) return -1;
+          if (rng.unit() >= p.lateProb) return -1;
           const h = horizonOf(ev, p.guards !== 0);
           let far = -1;
           for (let i = 0; i < h.cross.length; i++) if (far < 0 || h.cross[i] > h.cross[far]) far = i;
-          const after = far >= 0 ? Math.ceil(h.cross[far]) + rng.int(1, 4) : 0;
+          const after = far >= 0 ? Math.ceil(h.cross[far]) + rng.between(1, 4) : 0;
           if (after >= h.guard) return h.guard;
           ev.last = true;
           // oldest first, one straggler: the first completion that arrives
@@ -226,12 +213,12 @@ function makeStrategy(name, params, rng) {
       // a timer armed with it), which late's guards forbid
       // (bench/node-races.ts). Shuffle, delay, demux and horizon stay for
       // --strategy and farm jobs.
-      const choice = rng.next() < 0.1 ? 'pct' : 'late';
+      const choice = rng.unit() < 0.1 ? 'pct' : 'late';
       /** @type {Record<string, number>} */
       const drawn = {};
-      const pickOf = (/** @type {number[]} */ xs) => xs[rng.int(0, xs.length - 1)];
+      const pickOf = (/** @type {number[]} */ xs) => xs[rng.between(0, xs.length - 1)];
       if (choice === 'pct') { drawn.depth = pickOf([2, 3, 4]); drawn.maxDelayMs = pickOf([60, 100]); }
-      if (choice === 'late') { drawn.lateProb = 1; drawn.lifo = rng.next() < 1 / 3 ? 1 : 0; }
+      if (choice === 'late') { drawn.lateProb = 1; drawn.lifo = rng.unit() < 1 / 3 ? 1 : 0; }
       const inner = makeStrategy(choice, { ...drawn, ...params }, rng);
       return { ...inner, name: `mix:${inner.name}` };
     }

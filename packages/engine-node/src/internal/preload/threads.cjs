@@ -154,9 +154,9 @@ function startThreadIfAsked() {
   port.postMessage = function (...args) {
     const r = Reflect.apply(post, this, args);
     posted += 1;
-    if (left > 0 && rng.next() < cfg.stallProb) {
+    if (left > 0 && rng.unit() < cfg.stallProb) {
       left -= 1;
-      const more = rng.int(2, 1 + Math.max(1, cfg.stallSteps));
+      const more = rng.between(2, 1 + Math.max(1, cfg.stallSteps));
       const deadline = performance.now() + cfg.stallMs;
       if (waitAtLeast(handled, posted, deadline)) waitAtLeast(steps, Atomics.load(steps, 0) + more, deadline);
     }

@@ -20,7 +20,7 @@
 // drawn from, as a program's variables and literals recur.
 // The expected result is then the result of any one legal sequential execution
 // (evaluate.ts runs one).
-import { createRng, type Rng } from "@fuzzfarm/corpus";
+import { createRng, type Rng } from "@fuzzfarm/rng";
 import type { GenConfig } from "./config";
 import type { BinOp, Cell, E64, Expr, Mem, Program, RmwOp, Stmt, Thread, Ty, UnOp, UnOp64, Width } from "./ir";
 import { NLOCALS } from "./ir";

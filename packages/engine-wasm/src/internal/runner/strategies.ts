@@ -14,7 +14,7 @@
 //            partial-order reduction (one run per order of racing accesses) within part
 //            of the budget, then guided random schedules (litmus/explore.ts)
 import { FuzzFarmError, WASM_STRATEGIES } from "@fuzzfarm/protocol";
-import { createRng } from "@fuzzfarm/corpus";
+import { createRng } from "@fuzzfarm/rng";
 import { subSeed } from "../sub-seed";
 import type { RunSpec } from "./supervisor";
 

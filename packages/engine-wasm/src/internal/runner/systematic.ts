@@ -19,7 +19,7 @@
 // that differ only in the order of independent accesses then run once: SB, MP,
 // LB and 2+2W take 3 runs, IRIW 17 (15 orders). Without it, every interleaving of memory
 // accesses runs once (IRIW: 180).
-import { createRng, type Rng } from "@fuzzfarm/corpus";
+import { createRng, type Rng } from "@fuzzfarm/rng";
 import type { RunResult, RunSpec } from "./supervisor";
 
 interface Node {
