@@ -13,6 +13,14 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 const roots = process.argv.slice(2).filter((a) => !a.startsWith("-"));
 const extra = process.argv.slice(2).filter((a) => a.startsWith("-"));
 const searchRoots = (roots.length ? roots : ["packages", "apps"]).map((r) => join(root, r));
+// A word that is not a path is refused: `--test-name-pattern foo` (value after a space) once left node
+// --test with no files, so it ran every file under a test/ folder, fixtures included (which then wrote
+// where fixtures only write inside a sandbox).
+for (const r of roots)
+  if (!existsSync(join(root, r))) {
+    console.error(`test: no such test file or folder: ${r} (give flag values with =, e.g. --test-name-pattern="a name")`);
+    process.exit(2);
+  }
 
 function walk(dir, out) {
   if (!existsSync(dir)) return out;

@@ -52,7 +52,11 @@ test("the same bug hit thousands of times is one bucket whose count is every hit
     const reports = await farm.db.prisma.crashReport.findMany({ where: { bucketId: s.buckets[0].id } });
     const hits = reports.reduce((n, rep) => n + Number((rep.artifact as { detail?: { hits?: number } }).detail?.hits ?? 1), 0);
     assert.equal(s.buckets[0].count, hits, "bucket count = sum of the hits reported");
-    assert.ok(s.buckets[0].count >= 1000, `count ${s.buckets[0].count}`);
+    // Half of the inputs crash; a count far below the executions would mean hits were lost on the way.
+    const jobs = await farm.db.prisma.job.findMany({ where: { campaignId: s.campaignId }, select: { id: true, status: true, execs: true, error: true } });
+    const why = `count ${s.buckets[0].count} of ${s.executions} executions; jobs ${JSON.stringify(jobs)}\n${r.stderr.slice(-1500)}`;
+    assert.ok(s.buckets[0].count >= 1000, why);
+    assert.ok(s.buckets[0].count >= s.executions * 0.2, why);
   } finally {
     await farm.close();
   }
