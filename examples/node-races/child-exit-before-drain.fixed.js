@@ -13,5 +13,6 @@ function run(code) {
 
 run('process.stdout.write("header\\n"); setTimeout(() => { process.stdout.write("result=42\\n"); setTimeout(() => {}, 3); }, 5)')
   .then(({ out }) => {
-    if (!out.includes('result=42')) throw new Error(`truncated child output: ${JSON.stringify(out)}`);
+    // one message for the bug, what was read on the line after: how much got lost varies from run to run
+    if (!out.includes('result=42')) throw new Error(`truncated child output: no result line\nread: ${JSON.stringify(out)}`);
   });
