@@ -69,7 +69,10 @@ test("three worker hosts on their own addresses; one host's link drops mid-job a
       return { ...h, proc: p, log };
     });
     const beats = () => readHeartbeats(redis!, farm.prefix, 5_000);
-    await waitUntil(async () => (await beats()).length === 3, 60_000, "three workers to join");
+    await waitUntil(async () => (await beats()).length === 3, 120_000, "three workers to join").catch(async (e: Error) => {
+      const seen = (await beats()).map((b: Heartbeat) => b.id);
+      throw new Error(`${e.message}: heartbeats ${JSON.stringify(seen)}; logs:\n${workers.map((w) => `${w.ns} (exit ${w.proc.exitCode}): ${w.log.slice(-4).join(" | ")}`).join("\n")}`);
+    });
 
     const campaign = runCli(["fuzz", join(REPO, "examples", "input", "parse-record.ts"), "--time", "24s", "--workers", "0", "--job-seconds", "2", "--json"], farm.env, 240_000);
 

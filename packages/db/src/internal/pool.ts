@@ -31,9 +31,14 @@ export function createPool(config: pg.PoolConfig): OwnedPool {
   pool.on("acquire", (c) => out.add(c));
   pool.on("release", (_err, c) => out.delete(c));
   pool.on("remove", (c) => out.delete(c as pg.PoolClient));
-  pool.on("connect", (c) =>
-    c.once("end", () => setTimeout(() => take(c as pg.PoolClient, "connection closed while checked out"), DEAD_CLIENT_GRACE_MS).unref()),
-  );
+  pool.on("connect", (c) => {
+    // A connection the server ends between two queries of a checked-out client emits 'error' on that client,
+    // where nothing else listens (the pool only does while the client is idle): without this listener it was an
+    // uncaught exception (57P01 "terminating connection due to administrator command"). Queries get their own
+    // errors; the dead client itself is handled on 'end' below.
+    c.on("error", () => {});
+    c.once("end", () => setTimeout(() => take(c as pg.PoolClient, "connection closed while checked out"), DEAD_CLIENT_GRACE_MS).unref());
+  });
 
   function take(c: pg.PoolClient, why: string): void {
     if (!out.has(c)) return;
