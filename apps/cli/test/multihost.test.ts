@@ -1,7 +1,9 @@
 // Scale-out across "hosts": network namespaces joined by a bridge, with
-// addresses from TEST-NET-2 (198.51.100.0/24, reserved for documentation, so
-// no real network is ever addressed). Redis, PostgreSQL and the coordinator
-// are on the first host (the root namespace: Redis listens on the bridge
+// addresses from 198.18.0.0/15 (reserved for benchmarks, so no real network
+// is ever addressed), one /24 per run that no interface holds yet: a run
+// killed before its cleanup leaves its bridge and address behind, and a second
+// bridge on the same /24 took the workers' traffic away (none joined).
+// Redis, PostgreSQL and the coordinator are on the first host (the root namespace: Redis listens on the bridge
 // address), three workers on hosts of their own. Mid-campaign one worker's
 // link goes down and comes back: its job is handed to another worker when
 // its lock expires, every job is applied exactly once, and the worker
@@ -29,8 +31,11 @@ const canNetns = (() => {
 test("three worker hosts on their own addresses; one host's link drops mid-job and comes back: nothing lost or counted twice", { skip: canNetns ? false : "needs root and ip netns" }, async () => {
   const r = randomBytes(2).toString("hex");
   const bridge = `ffb${r}`;
-  const hosts = [1, 2, 3].map((i) => ({ ns: `ffh${r}-${i}`, veth: `ffv${r}${i}`, peer: `ffp${r}${i}`, addr: `198.51.100.${10 + i}` }));
-  const redisAddr = "198.51.100.1";
+  const taken = execFileSync("ip", ["-o", "-4", "addr", "show"], { encoding: "utf8" });
+  const free = Array.from({ length: 256 }, (_, i) => i).filter((i) => !taken.includes(` 198.18.${i}.`));
+  const net = `198.18.${free[Math.floor(Math.random() * free.length)]}`;
+  const hosts = [1, 2, 3].map((i) => ({ ns: `ffh${r}-${i}`, veth: `ffv${r}${i}`, peer: `ffp${r}${i}`, addr: `${net}.${10 + i}` }));
+  const redisAddr = `${net}.1`;
   const port = 20_000 + Math.floor(Math.random() * 20_000);
   const password = randomBytes(12).toString("hex");
   const redisUrl = `redis://:${password}@${redisAddr}:${port}`;
