@@ -4,9 +4,11 @@
 //   node scripts/test.mjs                      all tests
 //   node scripts/test.mjs packages/engine-node only tests under these folders (or these files)
 // Test files: **/test/**/*.test.ts and **/test/**/*.test.mjs under apps/ and packages/.
-import { spawnSync } from "node:child_process";
-import { readdirSync, statSync, existsSync, readFileSync } from "node:fs";
-import { join, relative, resolve } from "node:path";
+import { spawn, spawnSync } from "node:child_process";
+import { createInterface } from "node:readline";
+import { readdirSync, statSync, existsSync, readFileSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -77,5 +79,24 @@ function testRedisUrl() {
   const password = existsSync(file) ? readFileSync(file, "utf8").trim() : "";
   return password ? `redis://:${encodeURIComponent(password)}@127.0.0.1:6379` : "redis://127.0.0.1:6379";
 }
-const r = spawnSync(process.execPath, args, { cwd: root, stdio: "inherit", env: { ...process.env, FUZZFARM_TEST: "1", FUZZFARM_REDIS_URL: testRedisUrl() } });
-process.exit(r.status ?? 1);
+// The TAP stream passes through line by line; node's closing summary is held back so that the ten
+// slowest files (measured by scripts/file-times-reporter.mjs, a second reporter) are printed just before
+// it as TAP comments, and the summary stays last.
+const timesFile = join(mkdtempSync(join(tmpdir(), "fuzzfarm-test-")), "file-times.json");
+const reporters = ["--test-reporter-destination=stdout", "--test-reporter=./scripts/file-times-reporter.mjs", `--test-reporter-destination=${timesFile}`];
+const child = spawn(process.execPath, [...args.slice(0, 4), ...reporters, ...args.slice(4)], { cwd: root, stdio: ["inherit", "pipe", "inherit"], env: { ...process.env, FUZZFARM_TEST: "1", FUZZFARM_REDIS_URL: testRedisUrl() } });
+const summary = [];
+createInterface({ input: child.stdout }).on("line", (line) => {
+  if (summary.length || /^# (tests|suites|pass|fail|cancelled|skipped|todo|duration_ms) /.test(line)) summary.push(line);
+  else process.stdout.write(line + "\n");
+});
+child.on("close", (code, signal) => {
+  let times = {};
+  try { times = JSON.parse(readFileSync(timesFile, "utf8")); } catch { /* the run died before its end: no times */ }
+  rmSync(dirname(timesFile), { recursive: true, force: true });
+  const slowest = Object.entries(times).sort((a, b) => b[1] - a[1]).slice(0, 10);
+  if (slowest.length) process.stdout.write("# slowest test files (wall time of each file's process):\n");
+  for (const [file, ms] of slowest) process.stdout.write(`#   ${(ms / 1000).toFixed(1).padStart(7)} s  ${relative(root, file)}\n`);
+  for (const line of summary) process.stdout.write(line + "\n");
+  process.exit(code ?? (signal ? 1 : 0));
+});
