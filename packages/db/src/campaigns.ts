@@ -102,7 +102,3 @@ export async function insertJobs(db: Db, jobs: JobRowInput[]): Promise<void> {
 export async function openJobs(db: Db, campaignId: string) {
   return db.prisma.job.findMany({ where: { campaignId, status: "queued" }, orderBy: { queuedAt: "asc" } });
 }
-
-export async function markJobFailed(db: Db, jobId: string, error: string): Promise<void> {
-  await db.prisma.job.updateMany({ where: { id: jobId, status: "queued" }, data: { status: "failed", error, finishedAt: new Date() } });
-}

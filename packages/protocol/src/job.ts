@@ -102,8 +102,6 @@ export type SeedStrategyFor<E extends EngineName> = JobFor<E>["seeds"][number]["
 /** A corpus entry handed to a worker (any engine). */
 export type SeedInput = JobFor<EngineName>["seeds"][number];
 
-/** Per engine, the schema of what its seeds record: the planners parse stored corpus entries with it. */
-export const SEED_STRATEGIES = { input: InputSeedStrategy, node: NodeSeedStrategy, wasm: WasmSeedStrategy } as const;
 /** Per engine, the schema of its `-o` options. */
 export const ENGINE_OPTIONS = { input: InputOptions, node: NodeOptions, wasm: WasmOptions } as const;
 /** Engine options as a user writes them (defaults not applied). */

@@ -1,14 +1,13 @@
 // Where the in-process parts live, and the node flags a target needs.
 import { createRequire } from "node:module";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 
 export const PRELOAD_DIR = fileURLToPath(new URL("./preload/", import.meta.url));
 export const PRELOAD = join(PRELOAD_DIR, "index.cjs");
 export const WARM_WORKER_HOST = join(PRELOAD_DIR, "warm-host.cjs");
 /** Runs one input through a `fuzz(data)` target (input fuzzing under the perturbed event loop). */
 export const FUZZ_DRIVER = join(PRELOAD_DIR, "fuzz-driver.mjs");
-export const PACKAGE_DIR = dirname(dirname(dirname(fileURLToPath(import.meta.url))));
 
 const require = createRequire(import.meta.url);
 

@@ -1,8 +1,7 @@
 // Helpers shared by the page routes: the frame of the current request and
-// sending rendered markup.
+// sending a rendered page.
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { layout, type PageFrame } from "../html/layout";
-import type { SafeHtml } from "../html/escape";
 
 export function sendPage(req: FastifyRequest, reply: FastifyReply, p: Omit<PageFrame, "csrf" | "canWrite">): FastifyReply {
   const a = req.auth;
@@ -12,8 +11,6 @@ export function sendPage(req: FastifyRequest, reply: FastifyReply, p: Omit<PageF
 
 /** True when the page should offer write controls. */
 export const canWrite = (req: FastifyRequest) => req.auth.kind === "session" || req.auth.kind === "admin-token";
-
-export const sendHtml = (reply: FastifyReply, h: SafeHtml) => reply.type("text/html; charset=utf-8").send(h.value);
 
 /** Clamp a page number from a query string. */
 export const pageNumber = (v: unknown) => Math.max(1, Math.min(1_000_000, Math.floor(Number(v) || 1)));

@@ -107,5 +107,3 @@ export interface Program {
 
 /** Number of ordinary i32 locals every thread has (beyond det, rsum, log index, loop counters). */
 export const NLOCALS = 4;
-/** Statement kinds that touch shared memory (or synchronize). */
-export const SHARED_KINDS = new Set(["rmw", "cas", "casloop", "aload", "locked", "spawn", "join", "signal", "wait"]);
