@@ -1,7 +1,7 @@
 // The one place that constructs a Prisma client. Everything else receives a `Db`.
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "./generated/client";
-import { FuzzFarmError } from "@fuzzfarm/protocol";
+import { FuzzFarmError, oneLine } from "@fuzzfarm/protocol";
 import { createPool } from "./internal/pool";
 
 export type Prisma = InstanceType<typeof PrismaClient>;
@@ -57,7 +57,6 @@ export async function pingDb(db: Db): Promise<void> {
   try {
     await db.prisma.$queryRawUnsafe("SELECT 1");
   } catch (e) {
-    const msg = e instanceof Error ? e.message.split("\n").filter(Boolean).pop() : String(e);
-    throw new FuzzFarmError("FF_ERR_DB_DOWN", `PostgreSQL at ${db.where} does not answer: ${msg}`);
+    throw new FuzzFarmError("FF_ERR_DB_DOWN", `PostgreSQL at ${db.where} does not answer: ${oneLine(e)}`);
   }
 }
