@@ -135,6 +135,98 @@ test("node engine (a spawned run and warm hosts): confined; the same program und
   rmSync(bare.workDir, { recursive: true, force: true });
 });
 
+// What an attacker did to the earlier sandbox, where the target was root in its user namespace with every
+// capability: unmount what covered the data directory and /tmp, remount / read-write, unmount /proc, talk to
+// PostgreSQL's Unix socket, plus the syscalls the seccomp filter refuses. Each line says how it ended.
+const ARCH_NR: Record<string, Record<string, number>> = {
+  x64: { ptrace: 101, keyctl: 250, add_key: 248, bpf: 321, perf_event_open: 298, unshare: 272, setns: 308, clone: 56, mount: 165 },
+  arm64: { ptrace: 117, keyctl: 219, add_key: 217, bpf: 280, perf_event_open: 241, unshare: 97, setns: 268, clone: 220, mount: 40 },
+};
+const NR = ARCH_NR[process.arch] ?? {};
+const ATTACK = `
+const fs = require("node:fs"), net = require("node:net"), cp = require("node:child_process");
+const code = (f) => { try { const v = f(); return v === undefined ? "ok" : v; } catch (e) { return e.code || String(e.message); } };
+const run = (cmd, args) => { const r = cp.spawnSync(cmd, args, { encoding: "utf8" }); return r.error ? r.error.code : r.status === 0 ? "ok" : "failed"; };
+// a raw syscall through perl: "ok" or the errno's name
+// (perl passes a string argument as a pointer, and only from a variable: literals are read-only)
+const sys = (nr, args) => {
+  if (nr === undefined) return "EPERM";
+  const r = cp.spawnSync("perl", ["-MErrno", "-e", "my @a = (" + args + "); my $r = syscall(" + nr + ", @a); " + (nr === ${NR.clone ?? -1} ? "exit 0 if $r == 0; " : "") + "print $r == -1 ? (grep { $!{$_} } keys %!)[0] : 'ok'"], { encoding: "utf8" });
+  return r.stdout.trim() || "perl: " + (r.error ? r.error.code : r.stderr.trim().split("\\n")[0]);
+};
+const status = fs.readFileSync("/proc/self/status", "utf8");
+const field = (n) => (new RegExp("^" + n + ":\\\\s*(\\\\S+)", "m").exec(status) || [])[1];
+const seen = { uid: process.getuid(), capEff: field("CapEff"), noNewPrivs: field("NoNewPrivs"), seccomp: field("Seccomp") };
+seen.umountData = run("umount", [${JSON.stringify(dataDir)}]);
+seen.keyAfterUmount = code(() => "read:" + fs.readFileSync(${JSON.stringify(keyFile)}, "utf8"));
+seen.umountTmp = run("umount", ["-l", "/tmp"]);
+seen.otherJobAfterUmount = code(() => "read:" + fs.readFileSync(${JSON.stringify(join(otherJob, "input.bin"))}, "utf8"));
+seen.remountRoot = run("mount", ["-o", "remount,bind,rw", "/"]);
+seen.writeRootAfterRemount = code(() => fs.writeFileSync("/ff-attack-escape", "x"));
+seen.umountProc = run("umount", ["/proc"]);
+seen.procsAfterUmount = fs.readdirSync("/proc").filter((n) => /^[0-9]+$/.test(n)).length;
+seen.run = code(() => fs.readdirSync("/run"));
+seen.varRun = code(() => fs.readdirSync("/var/run"));
+seen.ptrace = sys(${NR.ptrace}, "16, 1, 0, 0");
+seen.unshareUser = sys(${NR.unshare}, "0x10000000");
+seen.unshareMount = sys(${NR.unshare}, "0x20000");
+seen.cloneUser = sys(${NR.clone}, "0x10000000 | 17, 0, 0, 0, 0");
+seen.setns = sys(${NR.setns}, "-1, 0");
+seen.keyctl = sys(${NR.keyctl}, "0, -3, 0");
+seen.addKey = sys(${NR.add_key}, "'user', 'ffkey', 'v', 1, -2");
+seen.bpf = sys(${NR.bpf}, "0, 0, 0");
+seen.perf = sys(${NR.perf_event_open}, "0, 0, -1, -1, 0");
+seen.mountSyscall = sys(${NR.mount}, "'none', '/tmp', 'tmpfs', 0, 0");
+seen.unshareCommand = run("unshare", ["-Ur", "true"]);
+const tries = [["pgSocket", { path: "/var/run/postgresql/.s.PGSQL.5432" }], ["pgSocketRun", { path: "/run/postgresql/.s.PGSQL.5432" }], ["redis", { host: "127.0.0.1", port: ${REDIS_PORT} }], ["postgres", { host: "127.0.0.1", port: 5432 }]];
+const next = () => {
+  const t = tries.shift();
+  if (!t) return fs.writeFileSync("seen-attack.json", JSON.stringify(seen));
+  const s = net.connect(t[1]);
+  const end = (r) => { seen[t[0]] = r; s.destroy(); next(); };
+  s.on("connect", () => end("connected")).on("error", (e) => end(e.code));
+};
+next();
+`;
+
+test("attacks on the sandbox from a target: each is refused (unmount covers and /tmp, remount / rw, unmount /proc, host Unix sockets, ptrace, namespaces, keys, bpf, perf)", { skip }, async () => {
+  const fs_ = await resolveSandbox("fs");
+  const target = join(dir, "attack.cjs");
+  writeFileSync(target, ATTACK);
+  const { workDir, sandbox } = sandboxFor(fs_, "attack");
+  const job = parseJob({ jobId: "a", campaignId: "c", engine: "node", target: { name: "t", path: target }, options: { warm: false }, budget: { runs: 1, seconds: 60 } }) as JobFor<"node">;
+  const r = EngineResult.parse(await nodeEngine.run(job, ctxOf(workDir, sandbox)));
+  assert.equal(r.error, undefined, JSON.stringify(r.error));
+  const file = join(workDir, "target-cwd", "seen-attack.json");
+  assert.ok(existsSync(file), `the attacking target reported (${JSON.stringify(r.findings.map((f) => f.message))})`);
+  const seen = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
+  rmSync(workDir, { recursive: true, force: true });
+  const escaped = existsSync("/ff-attack-escape");
+  rmSync("/ff-attack-escape", { force: true });
+  console.log(`attack results: ${JSON.stringify(seen)}`);
+  const refused: [string, unknown, (v: unknown) => boolean][] = [
+    ["uid", seen.uid, (v) => v !== 0],
+    ["capEff", seen.capEff, (v) => v === "0000000000000000"],
+    ["noNewPrivs", seen.noNewPrivs, (v) => v === "1"],
+    ["seccomp", seen.seccomp, (v) => v === "2"],
+    ["keyAfterUmount", seen.keyAfterUmount, (v) => v === "ENOENT"],
+    ["otherJobAfterUmount", seen.otherJobAfterUmount, (v) => v === "ENOENT"],
+    ["writeRootAfterRemount", seen.writeRootAfterRemount, (v) => v === "EROFS" || v === "EACCES"],
+    ["host file written", escaped, (v) => v === false],
+    ["procsAfterUmount", seen.procsAfterUmount, (v) => typeof v === "number" && v <= 6],
+    ["/run", seen.run, (v) => v === "ENOENT"],
+    ["/var/run", seen.varRun, (v) => v === "ENOENT"],
+    ["pgSocket", seen.pgSocket, (v) => v === "ENOENT"],
+    ["pgSocketRun", seen.pgSocketRun, (v) => v === "ENOENT"],
+    ["redis", seen.redis, (v) => v === "ECONNREFUSED"],
+    ["postgres", seen.postgres, (v) => v === "ECONNREFUSED"],
+    ...(["ptrace", "unshareUser", "unshareMount", "cloneUser", "setns", "keyctl", "addKey", "bpf", "perf", "mountSyscall"] as const).map((k) => [k, seen[k], (v: unknown) => v === "EPERM"] as [string, unknown, (v: unknown) => boolean]),
+    ...(["umountData", "umountTmp", "remountRoot", "umountProc", "unshareCommand"] as const).map((k) => [k, seen[k], (v: unknown) => v !== "ok"] as [string, unknown, (v: unknown) => boolean]),
+  ];
+  const failed = refused.filter(([, v, ok]) => !ok(v)).map(([k, v]) => `${k}=${JSON.stringify(v)}`);
+  assert.deepEqual(failed, [], `attacks that were not refused: ${failed.join(", ")}`);
+});
+
 test("input engine: executors confined; a crash is still found", { skip }, async () => {
   const fs_ = await resolveSandbox("fs");
   const target = join(dir, "input-probe.cjs");
