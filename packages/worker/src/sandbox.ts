@@ -55,6 +55,8 @@ export interface SandboxProbeOptions {
   prefix?: readonly string[];
   /** Give up after this long, ms. Default 10000. */
   timeoutMs?: number;
+  /** bwrap for the "fs" level: a path, or null for none (as where bubblewrap is not installed). Default: found on PATH. */
+  bwrap?: string | null;
 }
 
 // Run inside the wrapper: the interfaces node sees that are up (libuv lists only those).
@@ -124,9 +126,9 @@ process.stdout.write(JSON.stringify({
  * a non-zero uid without capabilities under no_new_privs and seccomp. Resolves to `null` when it works, else to one
  * line saying why not (first: what to install when bwrap or perl is missing).
  */
-export async function probeFsSandbox(opts: { timeoutMs?: number } = {}): Promise<string | null> {
+export async function probeFsSandbox(opts: Pick<SandboxProbeOptions, "timeoutMs" | "bwrap"> = {}): Promise<string | null> {
   if (process.platform !== "linux") return `mount namespaces are Linux only (this is ${process.platform})`;
-  const base = fsSandboxBase(privateTmpDirs());
+  const base = fsSandboxBase(privateTmpDirs(), opts.bwrap);
   if (typeof base === "string") return base;
   const dir = mkdtempSync(join(tmpdir(), "ff-sandbox-probe-"));
   try {
@@ -173,7 +175,7 @@ export async function resolveSandbox(mode: SandboxMode, opts: SandboxProbeOption
   let fsFailure: string | null = null;
   if ((mode === "auto" && !opts.prefix) || mode === "fs") {
     fsFailure = await probeFsSandbox(opts);
-    if (!fsFailure) return { name: "fs", why: "probe passed", prefix: fsSandboxBase(privateTmpDirs()) as string[] };
+    if (!fsFailure) return { name: "fs", why: "probe passed", prefix: fsSandboxBase(privateTmpDirs(), opts.bwrap) as string[] };
     if (mode === "fs") throw new FuzzFarmError("FF_ERR_CONFIG", `sandbox "fs" is not available here: ${fsFailure}`);
   }
   const prefix = opts.prefix ?? NET_SANDBOX_PREFIX;

@@ -8,11 +8,13 @@
 // fail. One target replays what an attacker did to the earlier sandbox
 // (unmounting covers, remounting / read-write, PostgreSQL's Unix socket, the
 // syscalls the seccomp filter refuses), also from a worker that is not root.
+import { spawn, spawnSync } from "node:child_process";
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { EngineResult, parseJob, type EngineRunContext, type JobFor } from "@fuzzfarm/protocol";
 import { inputEngine } from "@fuzzfarm/engine-input";
 import { nodeEngine } from "@fuzzfarm/engine-node";
@@ -20,6 +22,8 @@ import { createWasmEngine, RUNNER_PATH } from "@fuzzfarm/engine-wasm";
 import { jobSandbox, probeFsSandbox, resolveSandbox, type ResolvedSandbox } from "../src/index";
 
 const linux = process.platform === "linux";
+const REPO = fileURLToPath(new URL("../../../", import.meta.url));
+const WORKER_INDEX = fileURLToPath(new URL("../src/index.ts", import.meta.url));
 const skip = !linux && "the fs sandbox is Linux only";
 const dir = mkdtempSync(join(tmpdir(), "ff-fs-sandbox-"));
 // The worker's data directory with its job key, outside the private tmp directories (/var/tmp stays visible).
@@ -110,6 +114,21 @@ test("fs sandbox: the start-up probe passes here, auto picks it", { skip }, asyn
   const auto = await resolveSandbox("auto");
   assert.equal(auto.name, "fs");
   assert.equal((await resolveSandbox("fs")).name, "fs");
+  // without bubblewrap: "fs" is one line saying what to install, "auto" falls back and says why
+  await assert.rejects(resolveSandbox("fs", { bwrap: null }), (e: { code?: string; message: string }) => e.code === "FF_ERR_CONFIG" && e.message === 'sandbox "fs" is not available here: bwrap is not installed (install bubblewrap: apt-get install bubblewrap)');
+  const fallback = await resolveSandbox("auto", { bwrap: null });
+  assert.equal(fallback.name, "net");
+  assert.match(fallback.why, /^no fs sandbox: bwrap is not installed \(install bubblewrap/);
+  // the engine sees how the target ended: its exit code, or the signal that killed it
+  const { workDir, sandbox } = sandboxFor(auto, "status");
+  const end = (code: string) => new Promise<[number | null, string | null]>((resolve) => {
+    const [cmd, ...args] = [...sandbox.prefix, process.execPath, "-e", code];
+    spawn(cmd!, args, { cwd: sandbox.cwd, stdio: "ignore" }).on("exit", (c, sig) => resolve([c, sig]));
+  });
+  assert.deepEqual(await end("process.exit(130)"), [130, null]);
+  assert.deepEqual(await end("process.kill(process.pid, 'SIGSEGV')"), [null, "SIGSEGV"]);
+  assert.deepEqual(await end("process.exit(0)"), [0, null]);
+  rmSync(workDir, { recursive: true, force: true });
 });
 
 test("node engine (a spawned run and warm hosts): confined; the same program under no sandbox is not", { skip }, async () => {
@@ -197,21 +216,8 @@ const next = () => {
 next();
 `;
 
-test("attacks on the sandbox from a target: each is refused (unmount covers and /tmp, remount / rw, unmount /proc, host Unix sockets, ptrace, namespaces, keys, bpf, perf)", { skip }, async () => {
-  const fs_ = await resolveSandbox("fs");
-  const target = join(dir, "attack.cjs");
-  writeFileSync(target, ATTACK);
-  const { workDir, sandbox } = sandboxFor(fs_, "attack");
-  const job = parseJob({ jobId: "a", campaignId: "c", engine: "node", target: { name: "t", path: target }, options: { warm: false }, budget: { runs: 1, seconds: 60 } }) as JobFor<"node">;
-  const r = EngineResult.parse(await nodeEngine.run(job, ctxOf(workDir, sandbox)));
-  assert.equal(r.error, undefined, JSON.stringify(r.error));
-  const file = join(workDir, "target-cwd", "seen-attack.json");
-  assert.ok(existsSync(file), `the attacking target reported (${JSON.stringify(r.findings.map((f) => f.message))})`);
-  const seen = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
-  rmSync(workDir, { recursive: true, force: true });
-  const escaped = existsSync("/ff-attack-escape");
-  rmSync("/ff-attack-escape", { force: true });
-  console.log(`attack results: ${JSON.stringify(seen)}`);
+/** The attacks of ATTACK that were not refused, as "name=value" (empty: all refused). */
+function notRefused(seen: Record<string, unknown>, escaped: boolean): string[] {
   const refused: [string, unknown, (v: unknown) => boolean][] = [
     ["uid", seen.uid, (v) => v !== 0],
     ["capEff", seen.capEff, (v) => v === "0000000000000000"],
@@ -231,8 +237,58 @@ test("attacks on the sandbox from a target: each is refused (unmount covers and 
     ...(["ptrace", "unshareUser", "unshareMount", "cloneUser", "setns", "keyctl", "addKey", "bpf", "perf", "mountSyscall"] as const).map((k) => [k, seen[k], (v: unknown) => v === "EPERM"] as [string, unknown, (v: unknown) => boolean]),
     ...(["umountData", "umountTmp", "remountRoot", "umountProc", "unshareCommand"] as const).map((k) => [k, seen[k], (v: unknown) => v !== "ok"] as [string, unknown, (v: unknown) => boolean]),
   ];
-  const failed = refused.filter(([, v, ok]) => !ok(v)).map(([k, v]) => `${k}=${JSON.stringify(v)}`);
+  return refused.filter(([, v, ok]) => !ok(v)).map(([k, v]) => `${k}=${JSON.stringify(v)}`);
+}
+
+test("attacks on the sandbox from a target: each is refused (unmount covers and /tmp, remount / rw, unmount /proc, host Unix sockets, ptrace, namespaces, keys, bpf, perf)", { skip }, async () => {
+  const fs_ = await resolveSandbox("fs");
+  const target = join(dir, "attack.cjs");
+  writeFileSync(target, ATTACK);
+  const { workDir, sandbox } = sandboxFor(fs_, "attack");
+  const job = parseJob({ jobId: "a", campaignId: "c", engine: "node", target: { name: "t", path: target }, options: { warm: false }, budget: { runs: 1, seconds: 60 } }) as JobFor<"node">;
+  const r = EngineResult.parse(await nodeEngine.run(job, ctxOf(workDir, sandbox)));
+  assert.equal(r.error, undefined, JSON.stringify(r.error));
+  const file = join(workDir, "target-cwd", "seen-attack.json");
+  assert.ok(existsSync(file), `the attacking target reported (${JSON.stringify(r.findings.map((f) => f.message))})`);
+  const seen = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
+  rmSync(workDir, { recursive: true, force: true });
+  const escaped = existsSync("/ff-attack-escape");
+  rmSync("/ff-attack-escape", { force: true });
+  console.log(`attack results: ${JSON.stringify(seen)}`);
+  const failed = notRefused(seen, escaped);
   assert.deepEqual(failed, [], `attacks that were not refused: ${failed.join(", ")}`);
+});
+
+test("a worker that is not root gets the same sandbox (unprivileged user namespaces): the attacks are refused there too", { skip: (!linux || process.getuid?.() !== 0) && "needs Linux and root to switch to nobody" }, async () => {
+  // a directory the worker's user can read, the attacking target in it
+  const pub = mkdtempSync(join(tmpdir(), "ff-fs-nobody-"));
+  chmodSync(pub, 0o755);
+  const target = join(pub, "attack.cjs");
+  writeFileSync(target, ATTACK, { mode: 0o644 });
+  const script = `
+    const { resolveSandbox, jobSandbox } = await import(${JSON.stringify(WORKER_INDEX)});
+    const { nodeEngine } = await import("@fuzzfarm/engine-node");
+    const { parseJob } = await import("@fuzzfarm/protocol");
+    const fs = await import("node:fs"), os = await import("node:os"), path = await import("node:path");
+    const level = await resolveSandbox("fs");
+    const workDir = fs.mkdtempSync(path.join(os.tmpdir(), "ffjob-nobody-"));
+    const sandbox = jobSandbox(level, workDir, { readable: [${JSON.stringify(target)}], hide: [${JSON.stringify(dataDir)}] });
+    const job = parseJob({ jobId: "a", campaignId: "c", engine: "node", target: { name: "t", path: ${JSON.stringify(target)} }, options: { warm: false }, budget: { runs: 1, seconds: 60 } });
+    const r = await nodeEngine.run(job, { signal: new AbortController().signal, workDir, sandbox });
+    const seen = JSON.parse(fs.readFileSync(path.join(workDir, "target-cwd", "seen-attack.json"), "utf8"));
+    fs.rmSync(workDir, { recursive: true, force: true });
+    process.stdout.write(JSON.stringify({ uid: process.getuid(), level: level.name, error: r.error ?? null, seen }));`;
+  const asNobody = ["--reuid=65534", "--regid=65534", "--clear-groups", "env", "PATH=/usr/local/bin:/usr/bin:/bin", "HOME=/tmp", process.execPath, "--import", "tsx", "--input-type=module", "-e", script];
+  const r = spawnSync("setpriv", asNobody, { cwd: REPO, encoding: "utf8", timeout: 90_000 });
+  rmSync(pub, { recursive: true, force: true });
+  assert.equal(r.status, 0, `the worker as nobody: ${r.stderr.slice(-2000)}`);
+  const out = JSON.parse(r.stdout) as { uid: number; level: string; error: unknown; seen: Record<string, unknown> };
+  const escaped = existsSync("/ff-attack-escape");
+  rmSync("/ff-attack-escape", { force: true });
+  assert.equal(out.uid, 65534, "the worker ran as nobody");
+  assert.equal(out.level, "fs");
+  assert.equal(out.error, null);
+  assert.deepEqual(notRefused(out.seen, escaped), [], JSON.stringify(out.seen));
 });
 
 test("input engine: executors confined; a crash is still found", { skip }, async () => {

@@ -34,11 +34,12 @@ export function farmRoot(codeDir: string): string {
 
 /**
  * The job-independent words of the fs sandbox (outer script, bwrap with namespaces, ids, capabilities, seccomp,
- * the system part of the view), or one line saying why it cannot run here (what to install).
+ * the system part of the view), or one line saying why it cannot run here (what to install). `bwrapPath`: default
+ * the one on PATH; null: none.
  */
-export function fsSandboxBase(privateTmps: readonly string[]): string[] | string {
+export function fsSandboxBase(privateTmps: readonly string[], bwrapPath?: string | null): string[] | string {
   if (!seccompCovers()) return `no seccomp filter for ${process.arch} (x64 and arm64 only)`;
-  const bwrap = findExecutable("bwrap");
+  const bwrap = bwrapPath === undefined ? findExecutable("bwrap") : bwrapPath;
   if (!bwrap) return "bwrap is not installed (install bubblewrap: apt-get install bubblewrap)";
   const perl = findExecutable("perl");
   if (!perl) return "perl is not installed (apt-get install perl-base)";
