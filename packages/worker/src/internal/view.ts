@@ -35,6 +35,14 @@ export const realpathOr = (p: string) => {
   }
 };
 
+const lstatOr = (p: string) => {
+  try {
+    return lstatSync(p);
+  } catch {
+    return null;
+  }
+};
+
 export const isUnder = (path: string, dir: string) => {
   const r = relative(dir, path);
   return r === "" || (!r.startsWith("..") && !isAbsolute(r));
@@ -44,14 +52,9 @@ export const isUnder = (path: string, dir: string) => {
 export function baseView(privateTmps: readonly string[]): string[] {
   const args: string[] = [];
   for (const d of SYSTEM_DIRS) {
-    let st;
-    try {
-      st = lstatSync(d);
-    } catch {
-      continue;
-    }
-    if (st.isSymbolicLink()) args.push("--symlink", readlinkSync(d), d);
-    else if (st.isDirectory()) args.push("--ro-bind", d, d);
+    const st = lstatOr(d);
+    if (st?.isSymbolicLink()) args.push("--symlink", readlinkSync(d), d);
+    else if (st?.isDirectory()) args.push("--ro-bind", d, d);
   }
   for (const e of ETC_ENTRIES) args.push("--ro-bind-try", join("/etc", e), join("/etc", e));
   args.push("--proc", "/proc", "--dev", "/dev");
@@ -70,12 +73,8 @@ function bindAround(dir: string, hidden: readonly string[], out: string[]): void
   out.push("--dir", dir);
   for (const name of readdirSync(dir)) {
     const p = join(dir, name);
-    let st;
-    try {
-      st = lstatSync(p);
-    } catch {
-      continue;
-    }
+    const st = lstatOr(p);
+    if (!st) continue;
     if (st.isSymbolicLink()) out.push("--symlink", readlinkSync(p), p);
     else if (st.isDirectory()) bindAround(p, hidden, out);
     else if (!hidden.includes(p)) out.push("--ro-bind", p, p);
