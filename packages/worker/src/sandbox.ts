@@ -1,8 +1,8 @@
 // The sandbox of target processes. Targets are code the farm does not trust.
-// Two levels on Linux, both util-linux's `unshare` (no setuid helper: an
-// unprivileged user namespace is enough, root or not):
+// Two levels on Linux, neither with a setuid helper (an unprivileged user
+// namespace is enough, root or not):
 //
-//   "net": own user and network namespace whose only interface is a fresh
+//   "net" (util-linux's `unshare`): own user and network namespace whose only interface is a fresh
 //     loopback, so a target cannot reach the farm's Redis or PostgreSQL,
 //     neither on other addresses (no route) nor on the host's 127.0.0.1 (its
 //     loopback is not the host's). Another user namespace also keeps it out of
@@ -160,7 +160,7 @@ export interface ResolvedSandbox {
   name: "fs" | "net" | "none";
   /** Why "none" (or "net") under "auto" (the probes' failures), or that it was configured. */
   why: string;
-  /** The wrapper before per-job arguments (with "fs", jobSandbox adds the job's mounts). */
+  /** The wrapper before per-job arguments (with "fs", jobSandbox adds the job's view and the inner end). */
   prefix: readonly string[];
 }
 
