@@ -1,14 +1,16 @@
-// What the target sandbox (packages/worker/src/sandbox.ts) costs, at both
-// levels ("net": own user + network namespace, loopback up, exec; "fs": net
-// plus mount + PID namespace, read-only mounts, private /tmp, covers, own
-// /proc, forwarding parent), against no sandbox in the same run (rounds
+// What the target sandbox (packages/worker/src/sandbox.ts) costs, at each
+// level ("net": own user + network namespace, loopback up, exec; "fs":
+// bubblewrap with its view built from nothing, uid 65534, seccomp, the
+// status-keeping perl ends), against no sandbox and against the "fs" level
+// it replaced ("fs-init": unshare + sandbox-init.pl, read from git at
+// 8a62604, where this clone has that commit) in the same run (rounds
 // interleave the variants; medians reported, ratios against bare):
 //   start   one `node -e 0` process, bare and under each wrapper (the cost added to every target process)
 //   node    the node engine's job throughput (runs/s) on a tiny program: spawned processes (warm=0,
 //           one process per run: the worst case) and warm hosts (warm=1, the default for JavaScript)
 //   node --import tsx bench/sandbox-start.ts [--rounds 5] [--starts 20] [--runs 30]
-import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseJob, type JobFor, type TargetSandbox } from "@fuzzfarm/protocol";
@@ -24,13 +26,35 @@ const runs = value("--runs", 30);
 const net = await resolveSandbox("net");
 const fsLevel = await resolveSandbox("fs");
 const work = mkdtempSync(join(tmpdir(), "ff-sandbox-bench-"));
+// the previous fs level, from git: unshare + perl init remounting every mount read-only, covers, own /proc
+const oldInit = join(work, "sandbox-init.pl");
+let hasOld = true;
+try {
+  writeFileSync(oldInit, execFileSync("git", ["show", "8a62604:packages/worker/src/internal/sandbox-init.pl"], { stdio: ["ignore", "pipe", "ignore"] }));
+} catch {
+  hasOld = false;
+}
+const SYS_MOUNT: Record<string, number> = { x64: 165, arm64: 40 };
+function oldFsSandbox(workDir: string): TargetSandbox {
+  const cwd = join(workDir, "target-cwd");
+  mkdirSync(cwd, { recursive: true });
+  const prefix = ["unshare", "--user", "--map-root-user", "--net", "--mount", "--pid", "perl", oldInit, String(SYS_MOUNT[process.arch]),
+    "-t", "/tmp", "-t", "/dev/shm", "-w", workDir, "-r", work, "-c", cwd, "--"];
+  return { name: "fs", prefix, cwd, dir: workDir };
+}
 const program = join(work, "tiny.cjs");
 writeFileSync(program, "setTimeout(() => {}, 1); Promise.resolve().then(() => {});\n");
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-function startMs(level: "bare" | "net" | "fs"): number {
+function sandboxOf(level: Level, workDir: string): TargetSandbox | undefined {
+  if (level === "bare") return undefined;
+  if (level === "fs-init") return oldFsSandbox(workDir);
+  return jobSandbox(level === "net" ? net : fsLevel, workDir, { readable: [program] });
+}
+
+function startMs(level: Level): number {
   const workDir = mkdtempSync(join(work, "start-"));
-  const prefix = level === "bare" ? [] : jobSandbox(level === "net" ? net : fsLevel, workDir, { readable: [program] }).prefix;
+  const prefix = sandboxOf(level, workDir)?.prefix ?? [];
   const t0 = performance.now();
   for (let i = 0; i < starts; i++) {
     const [cmd, ...args] = [...prefix, process.execPath, "-e", "0"];
@@ -53,10 +77,10 @@ function nodeJob(warm: 0 | 1) {
   }
 }
 
-async function nodeRunsPerSec(warm: 0 | 1, level: "bare" | "net" | "fs"): Promise<number> {
+async function nodeRunsPerSec(warm: 0 | 1, level: Level): Promise<number> {
   const job = nodeJob(warm);
   const workDir = mkdtempSync(join(work, "job-"));
-  const sandbox: TargetSandbox | undefined = level === "bare" ? undefined : jobSandbox(level === "net" ? net : fsLevel, workDir, { readable: [program] });
+  const sandbox = sandboxOf(level, workDir);
   const t0 = performance.now();
   const r = await nodeEngine.run(job, { signal: new AbortController().signal, workDir, sandbox });
   if (r.error) throw new Error(r.error.message);
@@ -64,9 +88,11 @@ async function nodeRunsPerSec(warm: 0 | 1, level: "bare" | "net" | "fs"): Promis
   return (r.execs * 1000) / (performance.now() - t0);
 }
 
-const LEVELS = ["bare", "net", "fs"] as const;
-type Level = (typeof LEVELS)[number];
+const ALL_LEVELS = ["bare", "net", "fs-init", "fs"] as const;
+type Level = (typeof ALL_LEVELS)[number];
+const LEVELS = ALL_LEVELS.filter((l) => l !== "fs-init" || hasOld);
 const res = { start: {} as Record<Level, number[]>, spawn: {} as Record<Level, number[]>, warm: {} as Record<Level, number[]> };
+const f = (x: number) => x.toFixed(1);
 for (const l of LEVELS) for (const k of Object.keys(res) as (keyof typeof res)[]) res[k][l] = [];
 for (let i = 0; i < rounds; i++) {
   for (const l of LEVELS) res.start[l].push(startMs(l));
@@ -75,9 +101,9 @@ for (let i = 0; i < rounds; i++) {
 }
 rmSync(work, { recursive: true, force: true });
 
-const f = (x: number) => x.toFixed(1);
 const m = (k: keyof typeof res, l: Level) => median(res[k][l]);
-console.log(`sandbox levels: net (${net.prefix.join(" ")}), fs (${fsLevel.prefix.join(" ")} + per-job mounts); ${rounds} rounds, medians; load ${loadavg()[0]!.toFixed(1)}`);
-console.log(`start   node -e 0:  bare ${f(m("start", "bare"))} ms, net ${f(m("start", "net"))} ms (+${f(m("start", "net") - m("start", "bare"))}, ratio ${(m("start", "net") / m("start", "bare")).toFixed(2)}), fs ${f(m("start", "fs"))} ms (+${f(m("start", "fs") - m("start", "bare"))}, ratio ${(m("start", "fs") / m("start", "bare")).toFixed(2)}; fs/net ${(m("start", "fs") / m("start", "net")).toFixed(2)})`);
+const ratio = (k: keyof typeof res, l: Level) => (m(k, l) / m(k, "bare")).toFixed(2);
+console.log(`sandbox levels: net (${net.prefix.slice(0, 4).join(" ")} ...), fs (bwrap + per-job view)${hasOld ? ", fs-init (unshare + sandbox-init.pl of 8a62604)" : " (fs-init: commit 8a62604 not in this clone)"}; ${rounds} rounds, medians; load ${loadavg()[0]!.toFixed(1)}`);
+console.log(`start   node -e 0: ${LEVELS.map((l) => `${l} ${f(m("start", l))} ms${l === "bare" ? "" : ` (+${f(m("start", l) - m("start", "bare"))}, ratio ${ratio("start", l)})`}`).join(", ")}${hasOld ? `; fs/fs-init ${(m("start", "fs") / m("start", "fs-init")).toFixed(2)}` : ""}`);
 for (const [k, name] of [["spawn", "warm=false (process per run)"], ["warm", "warm hosts"]] as const)
-  console.log(`node    ${name}: bare ${f(m(k, "bare"))} runs/s, net ${f(m(k, "net"))} (ratio ${(m(k, "net") / m(k, "bare")).toFixed(2)}), fs ${f(m(k, "fs"))} (ratio ${(m(k, "fs") / m(k, "bare")).toFixed(2)})`);
+  console.log(`node    ${name}: ${LEVELS.map((l) => `${l} ${f(m(k, l))} runs/s${l === "bare" ? "" : ` (ratio ${ratio(k, l)})`}`).join(", ")}`);

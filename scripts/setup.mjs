@@ -44,7 +44,16 @@ if (mtime(generated) < mtime(schema)) {
 // 3. Services and migrations (TypeScript from here on, through tsx).
 if (!process.argv.includes("--no-services")) sh(process.execPath, ["--import", "tsx", join(root, "scripts", "services.ts")]);
 
-// 4. Chromium for the dashboard's browser tests (`--browser`): Debian's package, as the machines here allow.
+// 4. bubblewrap (`bwrap`), which the workers' "fs" sandbox of target processes runs on (packages/worker/src/sandbox.ts):
+// Debian's package, like chromium below. Without it workers fall back to the "net" level and say so.
+if (process.platform === "linux" && spawnSync("sh", ["-c", "command -v bwrap"], { stdio: "ignore" }).status !== 0) {
+  if (process.getuid?.() === 0 && spawnSync("sh", ["-c", "command -v apt-get"], { stdio: "ignore" }).status === 0) {
+    say("installing bubblewrap (apt-get) for the workers' target sandbox");
+    sh("sh", ["-c", "apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap >/dev/null"]);
+  } else say("bwrap is missing: install Debian's bubblewrap package for the workers' fs sandbox (apt-get install bubblewrap); workers fall back to the net sandbox without it");
+}
+
+// 5. Chromium for the dashboard's browser tests (`--browser`): Debian's package, as the machines here allow.
 if (process.argv.includes("--browser")) {
   const has = spawnSync("sh", ["-c", "command -v chromium"], { stdio: "ignore" }).status === 0;
   if (!has) {

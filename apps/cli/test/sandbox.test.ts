@@ -9,8 +9,9 @@
 // (so these checks can fail). Either way the targets' own environment holds
 // none of the farm's secrets and their cwd is a directory of their job.
 // Under FUZZFARM_SANDBOX=fs (what auto picks here) a target (fixtures/sandbox/
-// fs-target.cjs) also finds the job key file and data directory covered,
-// the filesystem read-only and only its own namespace's processes.
+// fs-target.cjs) also finds no job key file, no data directory and no
+// /var/run/postgresql in its view, the filesystem read-only, only its own
+// namespace's processes, and itself not root.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -103,7 +104,7 @@ test("sandbox none: the same targets reach Redis and PostgreSQL and read the wor
   }
 });
 
-test("sandbox fs (Linux): a worker process's target cannot read the job key file or the data directory, write outside its directory, see the worker's processes or reach Redis", { skip: process.platform !== "linux" && "mount namespaces are Linux only" }, async () => {
+test("sandbox fs (Linux): a worker process's target cannot read the job key file or the data directory, write outside its directory, see the worker's processes, reach Redis or PostgreSQL's Unix socket", { skip: process.platform !== "linux" && "mount namespaces are Linux only" }, async () => {
   // the worker's data directory outside /tmp (which the fs sandbox replaces anyway), its job key in a file there
   const dataDir = mkdtempSync("/var/tmp/ff-fs-farm-");
   const keyFile = join(dataDir, "job-key");
@@ -114,7 +115,7 @@ test("sandbox fs (Linux): a worker process's target cannot read the job key file
   const w = spawnWorker({ ...env, FUZZFARM_SANDBOX: "fs", FUZZFARM_ENGINES: "node", FUZZFARM_DATA_DIR: dataDir, FUZZFARM_JOB_KEY_FILE: keyFile });
   try {
     await waitUntil(() => w.log.some((l) => /ready:/.test(l)), 60_000, `worker ready (log: ${w.log.slice(-5).join(" | ")})`);
-    assert.ok(w.log.some((l) => /ready: engines node; sandbox fs \(own network, mount and PID namespace/.test(l)), w.log.join("\n"));
+    assert.ok(w.log.some((l) => /ready: engines node; sandbox fs \(bwrap: uid 65534 without capabilities, seccomp/.test(l)), w.log.join("\n"));
     assert.deepEqual((await readHeartbeats(farm.queues.connection, farm.prefix)).map((b) => b.sandbox), ["fs"]);
     const jobId = "node-fs";
     await enqueueJob(farm.queues, parseJob({ jobId, campaignId: "c-sandbox", engine: "node", target: { name: "fs-target", path: join(FIXTURES, "fs-target.cjs") }, budget: { runs: 2, seconds: 5 }, options: { timeoutMs: 8000, args: [keyFile, dataDir] } }));
@@ -128,11 +129,13 @@ test("sandbox fs (Linux): a worker process's target cannot read the job key file
     assert.ok(!text.includes(farm.env.FUZZFARM_JOB_KEY!), "the job key is nowhere in the result");
     const m = /FFSEEN (\{[^}]*\})/.exec(text);
     assert.ok(m, `the target's report is in its finding: ${text.slice(0, 500)}`);
-    const seen = JSON.parse(JSON.parse(`"${m[1]}"`)) as { pid: number; procs: string[]; key: string; dataDir: unknown; writeData: string; writeRoot: string; writeCwd: string; redis: string };
-    assert.ok(seen.key === "read:" || seen.key === "ENOENT", `job key file: ${seen.key}`);
-    assert.deepEqual(seen.dataDir, [], "the data directory is an empty cover");
-    assert.equal(seen.writeData, "EROFS");
+    const seen = JSON.parse(JSON.parse(`"${m[1]}"`)) as { pid: number; uid: number; procs: string[]; key: string; dataDir: unknown; writeData: string; writeRoot: string; writeCwd: string; redis: string; pgSocket: string };
+    assert.equal(seen.key, "ENOENT", `job key file: ${seen.key}`);
+    assert.equal(seen.dataDir, "ENOENT", "the data directory is not in the target's view");
+    assert.equal(seen.writeData, "ENOENT");
     assert.equal(seen.writeRoot, "EROFS");
+    assert.equal(seen.pgSocket, "ENOENT", "PostgreSQL's Unix socket under /var/run/postgresql");
+    assert.ok(seen.uid !== 0, `uid ${seen.uid}`);
     assert.equal(seen.writeCwd, "ok");
     assert.ok(seen.pid <= 3 && seen.procs.length <= 4 && !seen.procs.includes(String(w.pid)), `pid ${seen.pid}, /proc lists ${seen.procs.join(",")}`);
     assert.equal(seen.redis, "ECONNREFUSED");

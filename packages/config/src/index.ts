@@ -75,8 +75,9 @@ export const ConfigSchema = z.object({
     .default(["input", "node", "wasm"]),
   /**
    * Sandbox of the target processes a worker starts: "net" runs each in its own user and network namespace with only
-   * loopback (Linux, `unshare` from util-linux; the worker refuses to start without it); "fs" adds a mount and PID
-   * namespace (read-only files but the job's directory, private /tmp, the data directory and secret files covered,
+   * loopback (Linux, `unshare` from util-linux; the worker refuses to start without it); "fs" runs each under
+   * bubblewrap (`bwrap`) as uid 65534 without capabilities, under seccomp, in a view built from nothing (system and
+   * target files read-only, the job's directory writable, no data directory, secret files or /run, private /tmp,
    * own /proc; needs `perl` too); "auto" uses the strongest that a probe at start-up shows working, "none" runs them
    * with the worker's network and files. Each job's targets get their own working
    * directory either way. Default "auto" (env FUZZFARM_SANDBOX).

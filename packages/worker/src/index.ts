@@ -9,7 +9,6 @@ export {
   jobSandbox,
   privateTmpDirs,
   NET_SANDBOX_PREFIX,
-  FS_SANDBOX_PREFIX,
   type SandboxMode,
   type SandboxProbeOptions,
   type ResolvedSandbox,

@@ -67,20 +67,22 @@ export interface WorkerOptions {
   /** Skip the engines' start-up probes (tests that start many workers). Default false. */
   skipSelfTest?: boolean;
   /**
-   * Sandbox of target processes (sandbox.ts): "fs" (own network, mount and PID namespace: loopback only, read-only
-   * files but the job's directory, private /tmp, `sandboxHide` covered, own /proc), "net" (own network namespace,
+   * Sandbox of target processes (sandbox.ts): "fs" (bubblewrap: non-root uid without capabilities, seccomp, own
+   * network, mount and PID namespace: loopback only, a view of system, farm and target files read-only and the
+   * job's directory writable, without `sandboxHide`, private /tmp, own /proc), "net" (own network namespace,
    * loopback only); each refuses to start without its level; "auto" (the strongest whose start-up probe passes),
    * "none". Default "auto".
    */
   sandbox?: SandboxMode;
   /**
-   * Paths target processes must not read under the "fs" sandbox: the job key file, the data directory, secret files.
+   * Paths left out of the "fs" sandbox's view (even inside the farm's or the target's tree): the job key file, the
+   * data directory, secret files.
    * Default [].
    */
   sandboxHide?: string[];
   /**
-   * Paths target processes must read that may live in a private tmp directory of the "fs" sandbox (besides the
-   * job's target and target roots, always kept), e.g. configured engine binaries. Default [].
+   * Paths target processes must read under the "fs" sandbox besides the job's target and the farm's code (each
+   * bound read-only with its project directory), e.g. configured engine binaries. Default [].
    */
   sandboxReadable?: string[];
   /** Probe options of the sandbox (the wrapper to use). Default: NET_SANDBOX_PREFIX. */
@@ -107,7 +109,7 @@ export interface RunningWorker {
 
 /** What the ready line says of each sandbox level. */
 const SANDBOX_LINES = {
-  fs: " (own network, mount and PID namespace: loopback only, read-only files but the job's, private /tmp, secrets covered)",
+  fs: " (bwrap: uid 65534 without capabilities, seccomp, own network, mount and PID namespace: loopback only, system and target files read-only, the job's writable, private /tmp, no data directory, no /run)",
   net: " (own network namespace, loopback only)",
   none: "",
 } as const;
@@ -223,7 +225,7 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
         signal: shutdown.signal,
         workDir,
         sandbox: jobSandbox(sandbox, workDir, {
-          readable: [payload.target.path, ...(opts.policy?.targetRoots ?? []), ...(opts.sandboxReadable ?? [])],
+          readable: [payload.target.path, ...(opts.sandboxReadable ?? [])],
           hide: opts.sandboxHide,
         }),
         onProgress: (p: { execs: number }) => {

@@ -33,7 +33,7 @@ test("modes: none is none; auto and net use the wrapper where it works; a broken
   await assert.rejects(resolveSandbox("net", broken), (e: { code?: string; message: string }) => e.code === "FF_ERR_CONFIG" && /sandbox "net" is not available here/.test(e.message));
   // `unshare --net` alone leaves loopback down: the probe sees no interface and says so
   if (linux) assert.match((await probeNetSandbox({ prefix: ["unshare", "--net", "--map-root-user"] }))!, /interfaces \[\], not loopback alone/);
-  if (linux) assert.equal((await resolveSandbox("auto")).name, "fs", "unshare and perl work on this machine: auto picks the fs level");
+  if (linux) assert.equal((await resolveSandbox("auto")).name, "fs", "bwrap and perl work on this machine: auto picks the fs level");
   if (linux) assert.equal((await resolveSandbox("net")).name, "net");
 });
 
