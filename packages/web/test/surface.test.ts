@@ -7,9 +7,13 @@ import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
-import { randomBytes } from "node:crypto";
+import { createHmac, randomBytes } from "node:crypto";
+import type { AddressInfo } from "node:net";
+import { createCampaign, upsertTarget } from "@fuzzfarm/db";
+import { pullRequestChecks } from "@fuzzfarm/github";
+import { startFakeGitHub } from "@fuzzfarm/github/testing";
 import { buildApp } from "../src/index";
-import { startFarm, seedCampaign, runJob, ADMIN, REDIS_URL, type Farm } from "./helpers";
+import { startFarm, seedCampaign, runJob, sendBig, ADMIN, REDIS_URL, type Farm } from "./helpers";
 
 let farm: Farm;
 before(async () => {
@@ -70,5 +74,70 @@ test("the coverage report shows the target's repository only: not the data direc
     await app.close();
     rmSync(repo, { recursive: true, force: true });
     rmSync(outside, { recursive: true, force: true });
+  }
+});
+
+test("webhook, App mode off: a 24 MB anonymous body, 8 at once, with a length or streamed, is answered 404 before it is read", async () => {
+  await farm.app.listen({ host: "127.0.0.1", port: 0 });
+  const port = (farm.app.server.address() as AddressInfo).port;
+  const runs = await Promise.all(Array.from({ length: 8 }, (_, i) => sendBig(port, "/api/github/webhook", 24, { "x-github-event": "pull_request" }, { chunked: i % 2 === 1 })));
+  for (const r of runs) {
+    assert.equal(r.status, 404);
+    assert.ok(r.sentBytes < 24 * 1024 * 1024, `the answer waited for the whole body (${r.sentBytes} bytes sent)`);
+  }
+});
+
+test("webhook, App mode on: bodies over the cap get 413 before they are read; a signed body replayed under a new delivery id starts nothing", async () => {
+  const secret = "surface-webhook-secret";
+  const gh = await startFakeGitHub({ token: "ghs_surface" });
+  const t = await upsertTarget(farm.db, { name: `gh-${randomBytes(4).toString("hex")}`, engine: "input", path: "/srv/pr/fuzz.js", version: "v1" });
+  const started: string[] = [];
+  const onCheckRequest = pullRequestChecks({
+    client: { auth: { kind: "token", token: "ghs_surface" }, baseUrl: gh.url },
+    runner: async () => {
+      const c = await createCampaign(farm.db, { targetId: t.id, engine: "input", config: {}, deadline: new Date(Date.now() + 60_000) });
+      started.push(c.id);
+      return { campaignId: c.id, done: new Promise(() => {}) };
+    },
+  });
+  const app = await buildApp({ db: farm.db, queues: farm.queues, redisUrl: REDIS_URL, prefix: farm.prefix, adminToken: ADMIN, dataDir: farm.dataDir, github: { webhookSecret: secret, onCheckRequest } });
+  try {
+    await app.listen({ host: "127.0.0.1", port: 0 });
+    const port = (app.server.address() as AddressInfo).port;
+    const sign = (body: string | Buffer) => `sha256=${createHmac("sha256", secret).update(body).digest("hex")}`;
+    const headers = (delivery: string, body: string | Buffer) => ({ "x-github-event": "pull_request", "x-github-delivery": delivery, "x-hub-signature-256": sign(body) });
+    const big = Buffer.alloc(24 * 1024 * 1024, 0x61); // what sendBig sends
+    const withLength = await Promise.all(Array.from({ length: 8 }, (_, i) => sendBig(port, "/api/github/webhook", 24, headers(`big-${i}`, big))));
+    for (const r of withLength) {
+      assert.equal(r.status, 413);
+      assert.ok(r.sentBytes < 24 * 1024 * 1024, `413 only after the whole body (${r.sentBytes} bytes sent)`);
+    }
+    // streamed (no length to judge it by) and unsigned: 401 on the headers alone
+    const anonymous = await sendBig(port, "/api/github/webhook", 24, { "x-github-event": "pull_request", "x-github-delivery": "anon" }, { chunked: true });
+    assert.equal(anonymous.status, 401);
+    assert.ok(anonymous.sentBytes < 24 * 1024 * 1024);
+    const streamed = await sendBig(port, "/api/github/webhook", 4, headers("streamed", Buffer.alloc(4 * 1024 * 1024, 0x61)), { chunked: true });
+    assert.ok(streamed.status === 413 || streamed.status === "EPIPE" || streamed.status === "ECONNRESET", String(streamed.status));
+
+    const payload = JSON.stringify({
+      action: "synchronize",
+      pull_request: { number: 3, head: { sha: "d".repeat(40), ref: "feature" }, base: { ref: "main" } },
+      repository: { name: "widgets", owner: { login: "acme" }, clone_url: "https://example.invalid/acme/widgets.git" },
+    });
+    const post = (delivery: string) => app.inject({ method: "POST", url: "/api/github/webhook", payload, headers: { "content-type": "application/json", ...headers(delivery, payload) } });
+    const first = await post("d-first");
+    assert.equal(first.statusCode, 202, first.body);
+    assert.equal(first.json().started, true);
+    for (const again of ["d-first", "d-second", "d-third"]) {
+      const r = await post(again);
+      assert.equal(r.statusCode, 401, `${again}: ${r.body}`);
+      assert.match(r.json().error.message, /already received/);
+    }
+    assert.deepEqual(started, [first.json().campaignId]);
+    assert.equal(await farm.db.prisma.campaign.count({ where: { targetId: t.id } }), 1);
+    assert.equal(gh.requests.filter((r) => r.operationId === "checks/create").length, 1);
+  } finally {
+    await app.close();
+    await gh.close();
   }
 });
