@@ -176,10 +176,10 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (e) => {
-    void describeStartupError(e).then((line) => {
-      // Never an empty line: some errors carry no message (fall back to their name or code).
+    void Promise.all([describeStartupError(e), import("@fuzzfarm/logging")]).then(([line, { terminalText }]) => {
+      // Never an empty line: some errors carry no message (fall back to their name or code). A target's text in it stays inert.
       const err = e as { name?: string; code?: string } | null;
-      process.stderr.write(`fuzzfarm: ${line.trim() || err?.code || err?.name || "unexpected error"}\n`);
+      process.stderr.write(`fuzzfarm: ${terminalText(line.trim()) || err?.code || err?.name || "unexpected error"}\n`);
       process.exit(2);
     });
   },

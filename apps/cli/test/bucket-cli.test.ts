@@ -51,3 +51,23 @@ test("list, show, status, note, merge and split buckets from the command line", 
     await farm.close();
   }
 });
+
+test("crash text with ESC / OSC / CSI / C1 bytes and bidi overrides is printed as visible escapes, never sent to the terminal raw", async () => {
+  const farm = await testFarm();
+  try {
+    const t = await upsertTarget(farm.db, { name: "tty\u001b]0;pwned\u0007-target", engine: "input", path: "/x/t.js", version: "v1" });
+    const c = await createCampaign(farm.db, { targetId: t.id, engine: "input", config: {}, deadline: new Date(Date.now() + 60_000) });
+    const evil = "Error: \u001b]8;;https://evil.example\u0007click\u001b]8;;\u0007 \u001b[2J\u001b[H\u009b31m\r\u202egnp.exe";
+    const a = await recordCrash(farm.db.prisma, { targetId: t.id, campaignId: c.id, jobId: "j1", ordinal: 0, kind: "uncaught", signature: "tty", title: evil, frames: [], message: evil, stack: `${evil}\n    at f (/x/t.js:1:1)`, artifact: {}, triage: {} });
+    const raw = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202e]/;
+    for (const args of [["buckets"], ["bucket", a.bucketId], ["status"]]) {
+      const r = await runCli(args, farm.env);
+      assert.equal(r.code, 0, r.stderr);
+      assert.ok(!raw.test(r.stdout), `${args.join(" ")} printed a control byte: ${JSON.stringify(r.stdout)}`);
+    }
+    const show = await runCli(["bucket", a.bucketId], farm.env);
+    assert.ok(show.stdout.includes("Error: \\x1b]8;;https://evil.example\\x07click\\x1b]8;;\\x07 \\x1b[2J\\x1b[H\\x9b31m\\x0d\\u202egnp.exe"), show.stdout);
+  } finally {
+    await farm.close();
+  }
+});

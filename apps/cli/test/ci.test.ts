@@ -67,8 +67,8 @@ test("ci on a pull request: one new bucket (fails, annotated, in SARIF) and one 
     assert.equal(ann.path, "decoder.js");
     assert.equal(ann.start_line, lineOf(BUG_A_AND_B, "bug B"));
     assert.match(ann.message, /bug B: B second[\s\S]*Reproduce: fuzzfarm repro b_/);
-    assert.match(done.output!.summary!, /\| \*\*new\*\* \| uncaught TypeError in checkTail/);
-    assert.match(done.output!.summary!, /\| \*\*pre-existing\*\* \| uncaught Error in fuzz/);
+    assert.match(done.output!.summary!, /\| \*\*new\*\* \| `uncaught TypeError in checkTail/);
+    assert.match(done.output!.summary!, /\| \*\*pre-existing\*\* \| `uncaught Error in fuzz/);
 
     // A second pull request on top of it fixes bug A: the farm's known bucket of A replays on the
     // base (HEAD~1 now has A and B) but not on the head -> fixed; B stays pre-existing; exit 0, success.

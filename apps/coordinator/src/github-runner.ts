@@ -22,7 +22,7 @@ export interface GitHubRunnerOptions {
   jobSeconds?: string;
   /** The CLI entry point (apps/cli/src/main.ts), the node arguments to run it with and the directory they resolve from. */
   cli: { main: string; execArgv: string[]; cwd: string };
-  /** Environment of the `fuzzfarm ci` process: the farm's config (Redis, database, prefix, job key). No GitHub secrets. */
+  /** Environment of the `fuzzfarm ci` process, as built by ciChildEnv (an allow-list; secrets only as NAME_FILE paths). */
   env: NodeJS.ProcessEnv;
   /** Local workers of each run; default 1. */
   workers?: number;
@@ -86,7 +86,7 @@ export function githubRunner(o: GitHubRunnerOptions): (req: CheckRequest, progre
                 log(`${key}@${req.headSha.slice(0, 12)}: campaign ${campaignId}`);
                 resolveStart({ campaignId, done });
               }
-              if (line.startsWith("[")) progress(`Fuzzing \`${o.target}\`: ${line}`);
+              if (line.startsWith("[")) progress(`Fuzzing ${o.target}: ${line}`);
             }
           });
           child.on("exit", (code) => {

@@ -4,7 +4,11 @@
 //   complete()  PATCH ... status completed + conclusion + summary table,
 //               annotations at the top frame of each new bucket, 50 per
 //               request (GitHub's limit; later batches are appended).
+// Texts given to progress() and fail() are plain text (they carry lines and
+// errors a target printed) and are escaped for Markdown here; annotations are
+// plain text with controls made visible (escape.ts).
 import type { GitHub } from "./client";
+import { markdownText, plainText } from "./escape";
 import { conclusionOf, type Conclusion, type PullRequestReport } from "./report";
 import { headline, markdownSummary } from "./summary";
 
@@ -46,9 +50,9 @@ export function annotationsOf(r: PullRequestReport): Annotation[] {
       start_line: b.location!.line,
       end_line: b.location!.line,
       annotation_level: "failure" as const,
-      title: `FuzzFarm: new ${b.kind} crash`.slice(0, 255),
-      message: `${b.title}\n${b.message}\nReproduce: ${b.reproduce}`.slice(0, 64 * 1024 - 1),
-      raw_details: `bucket ${b.id}\nsignature ${b.signature}\nhead replays ${b.head.hits}/${b.head.runs}, base replays ${b.base.hits}/${b.base.runs}`,
+      title: plainText(`FuzzFarm: new ${b.kind} crash`, 255),
+      message: plainText(`${b.title}\n${b.message}\nReproduce: ${b.reproduce}`),
+      raw_details: plainText(`bucket ${b.id}\nsignature ${b.signature}\nhead replays ${b.head.hits}/${b.head.runs}, base replays ${b.base.hits}/${b.base.runs}`),
     }));
 }
 
@@ -81,12 +85,12 @@ export class CheckRun {
     return data.id;
   }
 
-  /** Update the summary while the campaign runs; returns false when throttled (too soon after the last one). */
+  /** Update the summary with plain `text` (escaped for Markdown) while the campaign runs; returns false when throttled (too soon after the last one). */
   async progress(text: string, force = false): Promise<boolean> {
     if (this.id === null) throw new Error("check run not started");
     if (!force && this.now() - this.lastProgress < (this.o.minProgressIntervalMs ?? 10_000)) return false;
     this.lastProgress = this.now();
-    await this.o.github.rest.checks.update({ owner: this.o.owner, repo: this.o.repo, check_run_id: this.id, status: "in_progress", output: { title: "Fuzzing", summary: text.slice(0, 65_535) } });
+    await this.o.github.rest.checks.update({ owner: this.o.owner, repo: this.o.repo, check_run_id: this.id, status: "in_progress", output: { title: "Fuzzing", summary: markdownText(text, { max: 30_000 }) } });
     return true;
   }
 
@@ -112,7 +116,7 @@ export class CheckRun {
     });
   }
 
-  /** Complete without a report (the run failed): neutral, with the reason. */
+  /** Complete without a report (the run failed): neutral, with the reason (plain text, escaped for Markdown). */
   async fail(reason: string): Promise<void> {
     if (this.id === null) return;
     await this.o.github.rest.checks.update({
@@ -122,7 +126,7 @@ export class CheckRun {
       status: "completed",
       conclusion: "neutral",
       completed_at: new Date(this.now()).toISOString(),
-      output: { title: "FuzzFarm could not finish", summary: reason.slice(0, 65_535) },
+      output: { title: "FuzzFarm could not finish", summary: markdownText(reason, { max: 30_000 }) },
     });
   }
 }

@@ -1,6 +1,9 @@
 // SARIF 2.1.0 for code scanning: one result per NEW bucket, located at its
 // top meaningful frame in the repository (github/codeql-action/upload-sarif
-// shows it on the pull request's diff).
+// shows it on the pull request's diff). Message text is the target's text,
+// escaped for SARIF (escape.ts: no embedded links, controls visible); no
+// Markdown message fields are written.
+import { sarifText } from "./escape";
 import type { PullRequestReport } from "./report";
 
 export interface SarifOptions {
@@ -37,7 +40,7 @@ export function toSarif(r: PullRequestReport, opts: SarifOptions = {}): Record<s
           ruleId: `fuzzfarm/${b.kind}`,
           ruleIndex: kinds.indexOf(b.kind),
           level: "error",
-          message: { text: `${b.title}: ${b.message}. Reproduce: ${b.reproduce}` },
+          message: { text: sarifText(`${b.title}: ${b.message}. Reproduce: ${b.reproduce}`) },
           partialFingerprints: { fuzzfarmSignature: b.signature },
           locations: b.location
             ? [

@@ -8,6 +8,9 @@
 // - `lineLogger`: each event's message as one plain line, for commands whose
 //   log lines people read among other output (`fuzzfarm fuzz`, `up`, `ci`);
 // - `silentLogger`: nothing (no logger given).
+// `terminalText` shows a target's text (crash messages, stacks) on a terminal
+// with its control bytes as visible escapes, never executed.
 export { processLogger, lineLogger, silentLogger, type ProcessLoggerOptions } from "./loggers";
 export { LOG_LEVELS, isLogLevel, type LogLevel, type Logger } from "./levels";
 export { parseLogLine, type LogEvent } from "./parse";
+export { terminalText, visibleControls } from "./terminal";

@@ -2,6 +2,7 @@
 // terminal will read the output, so a process logging JSON never loads it.
 import { pino } from "pino";
 import type { Logger, LogLevel } from "./levels";
+import { terminalText } from "./terminal";
 
 export interface ProcessLoggerOptions {
   /** The process's name, a field of every event ("coordinator", "worker"). */
@@ -21,7 +22,8 @@ export async function processLogger(o: ProcessLoggerOptions): Promise<Logger> {
   const pretty = o.pretty ?? (fd === 2 ? process.stderr.isTTY : fd === 1 ? process.stdout.isTTY : false);
   if (pretty) {
     const { default: prettyStream } = await import("pino-pretty");
-    return pino({ name: o.name, level }, prettyStream({ destination: fd, sync: true }));
+    // messages carry targets' text (job errors): their control bytes are shown, not sent to the terminal
+    return pino({ name: o.name, level }, prettyStream({ destination: fd, sync: true, messageFormat: (log, key) => terminalText(String(log[key] ?? "")) }));
   }
   // sync: an event is written before the call returns, so a process that exits right after loses none
   return pino({ name: o.name, level }, pino.destination({ dest: fd, sync: true }));
@@ -34,7 +36,7 @@ export function lineLogger(log: (line: string) => void, level: LogLevel = "info"
     {
       write(json: string) {
         const { msg } = JSON.parse(json) as { msg?: string };
-        if (msg !== undefined) log(msg);
+        if (msg !== undefined) log(terminalText(msg));
       },
     },
   );

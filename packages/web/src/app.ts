@@ -1,11 +1,12 @@
 // buildApp: the dashboard and JSON API as a fastify instance, separate from
 // listening (the coordinator app and `fuzzfarm up` call listen). Shared
-// plugins first (errors, services = db + redis, auth, security headers,
+// plugins first (errors, the query-string check, services = db + redis, auth, security headers,
 // OpenAPI), then one folder per resource under routes/.
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import errors from "./plugins/errors";
 import services from "./plugins/services";
 import hostGuard from "./plugins/host-guard";
+import queryGuard from "./plugins/query-guard";
 import auth from "./plugins/auth";
 import security from "./plugins/security";
 import openapi from "./plugins/openapi";
@@ -39,6 +40,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   });
 
   await app.register(errors);
+  await app.register(queryGuard);
   await app.register(services, opts);
   await app.register(hostGuard);
   await app.register(auth);

@@ -11,8 +11,14 @@ export interface GitHubWebhookOptions {
   webhookSecret: string;
   /** Starts the campaign and its check run for a verified, first-seen delivery; resolves once the campaign exists. */
   onCheckRequest(req: CheckRequest): Promise<{ campaignId: string; checkRunId?: number }>;
-  /** How long a delivery id is remembered (replays refused), seconds; default 604 800 (7 days). */
+  /** How long a delivery id and a body digest are remembered (replays refused), seconds; default 604 800 (7 days). */
   deliveryTtlSeconds?: number;
+  /**
+   * Largest webhook body accepted, bytes; default 1 MiB (GitHub's pull_request and check_suite payloads are tens of
+   * kB; GitHub itself caps at 25 MB). Larger: 413 before the body is read (Content-Length), or as soon as a streamed
+   * body passes it.
+   */
+  maxBodyBytes?: number;
 }
 
 /** A campaign a CI client asks for (POST /api/ci/campaigns), validated by the route's schema. */

@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
+import { request } from "node:http";
 import type { FastifyInstance } from "fastify";
 import { applyResult, createCampaign, insertJobs, upsertTarget, type ClassifiedFinding } from "@fuzzfarm/db";
 import { createTestDb, type TestDb } from "@fuzzfarm/db/testing";
@@ -103,4 +104,33 @@ export async function runJob(
   if (o.publish !== false)
     await publishEvent(farm.queues.connection, farm.prefix, { type: "result", campaignId: c.campaign.id, jobId, execs: result.execs, newCoverage: summary.newCoverage, newNovelty: summary.newNovelty, newBuckets: summary.newBuckets });
   return { jobId, summary };
+}
+
+/** Stream `mb` MiB to `path` from one reused chunk (with a Content-Length, or chunked); resolves with the status (or the socket error) once the server answers. */
+export function sendBig(port: number, path: string, mb: number, headers: Record<string, string> = {}, o: { chunked?: boolean } = {}): Promise<{ status: number | string; sentBytes: number }> {
+  return new Promise((resolve) => {
+    const chunk = Buffer.alloc(64 * 1024, 0x61);
+    let sent = 0;
+    let done = false;
+    const req = request({ host: "127.0.0.1", port, path, method: "POST", headers: { "content-type": "application/json", ...(o.chunked ? {} : { "content-length": String(mb * 1024 * 1024) }), ...headers } });
+    const finish = (status: number | string) => {
+      if (done) return;
+      done = true;
+      resolve({ status, sentBytes: sent });
+      req.destroy();
+    };
+    req.on("response", (res) => {
+      res.resume();
+      finish(res.statusCode ?? 0);
+    });
+    req.on("error", (e) => finish((e as NodeJS.ErrnoException).code ?? "error"));
+    const pump = () => {
+      while (!done && sent < mb * 1024 * 1024) {
+        sent += chunk.length;
+        if (!req.write(chunk)) return void req.once("drain", pump);
+      }
+      if (!done) req.end();
+    };
+    pump();
+  });
 }

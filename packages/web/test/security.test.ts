@@ -10,7 +10,7 @@ import { request } from "node:http";
 import { randomBytes } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { buildApp } from "../src/index";
-import { startFarm, seedCampaign, runJob, auth, ADMIN, REDIS_URL, WORKER, type Farm } from "./helpers";
+import { startFarm, seedCampaign, runJob, sendBig, auth, ADMIN, REDIS_URL, WORKER, type Farm } from "./helpers";
 
 let farm: Farm;
 before(async () => {
@@ -58,35 +58,6 @@ test("the audit trail records the authenticated identity, not a header", async (
   const events = (await farm.app.inject({ url: `/api/buckets/${bucket}` })).json().events as { action: string; actor: string }[];
   assert.deepEqual(events.filter((e) => e.action === "note").map((e) => e.actor), ["api:admin-token"]);
 });
-
-/** Stream `mb` MiB to `path` from one reused chunk; resolves with the status (or the socket error) once the server answers. */
-function sendBig(port: number, path: string, mb: number, headers: Record<string, string> = {}): Promise<{ status: number | string; sentBytes: number }> {
-  return new Promise((resolve) => {
-    const chunk = Buffer.alloc(64 * 1024, 0x61);
-    let sent = 0;
-    let done = false;
-    const req = request({ host: "127.0.0.1", port, path, method: "POST", headers: { "content-type": "application/json", "content-length": String(mb * 1024 * 1024), ...headers } });
-    const finish = (status: number | string) => {
-      if (done) return;
-      done = true;
-      resolve({ status, sentBytes: sent });
-      req.destroy();
-    };
-    req.on("response", (res) => {
-      res.resume();
-      finish(res.statusCode ?? 0);
-    });
-    req.on("error", (e) => finish((e as NodeJS.ErrnoException).code ?? "error"));
-    const pump = () => {
-      while (!done && sent < mb * 1024 * 1024) {
-        sent += chunk.length;
-        if (!req.write(chunk)) return void req.once("drain", pump);
-      }
-      if (!done) req.end();
-    };
-    pump();
-  });
-}
 
 test("a 60 MB body without a token is refused before it is read", async () => {
   await farm.app.listen({ host: "127.0.0.1", port: 0 });

@@ -1,7 +1,9 @@
 // `fuzzfarm buckets` and `fuzzfarm bucket <id>`: the triage list and one bucket's story.
+// Titles, stacks, notes and names are the target's (or a user's) text: printed through terminalText.
 import { getBucket, listBuckets } from "@fuzzfarm/db";
 import { FuzzFarmError } from "@fuzzfarm/protocol";
 import type { Config } from "@fuzzfarm/config";
+import { terminalText as t } from "@fuzzfarm/logging";
 import { openFarm } from "../context";
 
 export interface BucketsFlags {
@@ -35,7 +37,7 @@ export async function bucketsCommand(f: BucketsFlags, config: Config, out = proc
     if (f.json) out.write(`${JSON.stringify(view)}\n`);
     else {
       if (!view.length) out.write("no buckets\n");
-      for (const b of view) out.write(`${b.id}  ${b.kind.padEnd(9)} ${b.status.padEnd(10)} x${String(b.count).padEnd(6)} ${b.repro.padEnd(14)} ${b.title}\n`);
+      for (const b of view) out.write(`${b.id}  ${b.kind.padEnd(9)} ${b.status.padEnd(10)} x${String(b.count).padEnd(6)} ${b.repro.padEnd(14)} ${t(b.title)}\n`);
     }
     return 0;
   } finally {
@@ -52,16 +54,16 @@ export async function bucketShowCommand(id: string, f: { json?: boolean }, confi
       out.write(`${JSON.stringify({ ...b, reproducer: b.reproducer ? Buffer.from(b.reproducer).toString("base64") : null, minimized: b.minimized ? Buffer.from(b.minimized).toString("base64") : null, reports: b.reports.map((r) => ({ ...r, input: r.input ? Buffer.from(r.input).toString("base64") : null })), events: b.events.map((e) => ({ ...e, id: String(e.id) })) })}\n`);
       return 0;
     }
-    out.write(`${b.id}: ${b.title}\n`);
-    out.write(`  kind ${b.kind}  status ${b.status}  count ${b.count}  target ${b.target.name}@${b.target.version}\n`);
-    out.write(`  signature ${b.signature}\n`);
+    out.write(`${b.id}: ${t(b.title)}\n`);
+    out.write(`  kind ${b.kind}  status ${b.status}  count ${b.count}  target ${t(b.target.name)}@${t(b.target.version)}\n`);
+    out.write(`  signature ${t(b.signature)}\n`);
     out.write(`  reproduction ${b.reproRuns ? `${b.reproHits}/${b.reproRuns} (${b.reproLabel})` : b.reproLabel}   reproduce: fuzzfarm repro ${b.id}\n`);
-    out.write(`  first seen ${b.firstSeen.toISOString()} (${b.firstSeenVersion ?? "?"})  last seen ${b.lastSeen.toISOString()} (${b.lastSeenVersion ?? "?"})\n`);
-    if (b.note) out.write(`  note: ${b.note}\n`);
+    out.write(`  first seen ${b.firstSeen.toISOString()} (${t(b.firstSeenVersion ?? "?")})  last seen ${b.lastSeen.toISOString()} (${t(b.lastSeenVersion ?? "?")})\n`);
+    if (b.note) out.write(`  note: ${t(b.note)}\n`);
     const first = b.reports[0];
-    if (first) out.write(`  first report:\n    ${first.stack.split("\n").slice(0, 12).join("\n    ")}\n`);
+    if (first) out.write(`  first report:\n    ${t(first.stack).split("\n").slice(0, 12).join("\n    ")}\n`);
     out.write(`  history:\n`);
-    for (const e of b.events) out.write(`    ${e.at.toISOString()} ${e.actor}: ${e.action} ${JSON.stringify(e.detail)}\n`);
+    for (const e of b.events) out.write(`    ${e.at.toISOString()} ${t(e.actor)}: ${t(e.action)} ${t(JSON.stringify(e.detail))}\n`);
     return 0;
   } finally {
     await farm.close();

@@ -10,7 +10,7 @@ import { campaignOutcome, countFinishedJobs, countOpenJobs, type Db } from "@fuz
 import { openFarm, PROJECT_ROOT } from "../context";
 import { startLocalWorkers, waitForLocalWorker } from "../local-workers";
 import { cliLogger } from "../log";
-import { silentLogger } from "@fuzzfarm/logging";
+import { silentLogger, terminalText } from "@fuzzfarm/logging";
 import { campaignSummary, progressLine } from "./summary";
 import { MAX_CAMPAIGN_SECONDS, parseDuration, resolveTarget } from "./targets";
 
@@ -157,7 +157,7 @@ export async function fuzzCommand(targetArg: string | undefined, f: FuzzFlags, c
     err.write(`${progressLine(s)}\n`);
     for (const b of s.buckets)
       err.write(
-        `${b.isNew ? "NEW " : "    "}${b.id}  ${b.kind.padEnd(9)} x${b.count}  ${b.title}\n` +
+        `${b.isNew ? "NEW " : "    "}${b.id}  ${b.kind.padEnd(9)} x${b.count}  ${terminalText(b.title)}\n` +
           `      reproduced ${b.reproduction.runs ? `${b.reproduction.hits}/${b.reproduction.runs} (${b.reproduction.label})` : "(not replayed yet)"}${b.minimized ? ", minimized" : ""}; reproduce: ${b.reproducer}\n`,
       );
     if (!s.buckets.length) err.write("no crashes found\n");
@@ -165,7 +165,7 @@ export async function fuzzCommand(targetArg: string | undefined, f: FuzzFlags, c
   await farm.close();
   if (failure !== undefined) {
     // A campaign that could not fuzz at all is an error, not "no crashes found".
-    err.write(`fuzzfarm: FF_ERR_CAMPAIGN_FAILED: campaign ${camp.id} failed: ${failure}\n`);
+    err.write(`fuzzfarm: FF_ERR_CAMPAIGN_FAILED: campaign ${camp.id} failed: ${terminalText(failure)}\n`);
     return 2;
   }
   return s.buckets.some((b) => b.isNew) ? 1 : 0;

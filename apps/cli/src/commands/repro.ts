@@ -11,6 +11,7 @@ import { sameBugRule } from "@fuzzfarm/coordinator";
 import { loadEngines } from "@fuzzfarm/worker";
 import { isSameBug } from "@fuzzfarm/triage";
 import type { Config } from "@fuzzfarm/config";
+import { terminalText } from "@fuzzfarm/logging";
 import { openFarm, PROJECT_ROOT } from "../context";
 
 export async function reproCommand(id: string, f: { runs?: number; json?: boolean }, config: Config, out = process.stdout): Promise<number> {
@@ -45,9 +46,9 @@ export async function reproCommand(id: string, f: { runs?: number; json?: boolea
   const verdict = hits > 0 ? "reproduced" : "did not reproduce";
   if (f.json) out.write(`${JSON.stringify({ bucketId: id, runs, reproduced: hits, outcomes: outcomes.map((o) => (o.kind === "ok" ? "ok" : `${findingKind(o)}: ${o.message}`)) })}\n`);
   else {
-    out.write(`bucket ${id} (${bucket.kind}: ${bucket.title}): ${verdict} in ${hits}/${runs} run(s)\n`);
+    out.write(`bucket ${id} (${bucket.kind}: ${terminalText(bucket.title)}): ${verdict} in ${hits}/${runs} run(s)\n`);
     const last = outcomes[outcomes.length - 1];
-    if (last && last.kind !== "ok") out.write(`${last.stack.split("\n").slice(0, 10).join("\n")}\n`);
+    if (last && last.kind !== "ok") out.write(`${terminalText(last.stack).split("\n").slice(0, 10).join("\n")}\n`);
   }
   return hits > 0 ? 0 : 1;
 }

@@ -2,6 +2,7 @@
 import { listWorkers, recentCampaigns } from "@fuzzfarm/db";
 import { queueDepths } from "@fuzzfarm/queue";
 import type { Config } from "@fuzzfarm/config";
+import { terminalText } from "@fuzzfarm/logging";
 import { openFarm } from "../context";
 import { campaignSummary, progressLine } from "./summary";
 
@@ -17,7 +18,7 @@ export async function statusCommand(f: { json?: boolean; all?: boolean }, config
       return 0;
     }
     out.write(`campaigns (${campaigns.length}):\n`);
-    for (const s of campaigns) out.write(`  ${s.campaignId} ${s.status.padEnd(9)} ${s.engine.padEnd(5)} ${s.target.name}  ${progressLine(s)}\n`);
+    for (const s of campaigns) out.write(`  ${s.campaignId} ${s.status.padEnd(9)} ${s.engine.padEnd(5)} ${terminalText(s.target.name)}  ${progressLine(s)}\n`);
     out.write(`workers (${workers.length}):\n`);
     for (const w of workers)
       out.write(`  ${w.id}  engines ${w.engines.join(",")}  job ${w.currentJobId ?? "-"}  ${Math.round(w.execsPerSec)} execs/s  seen ${Math.round((Date.now() - w.lastHeartbeat.getTime()) / 1000)}s ago\n`);

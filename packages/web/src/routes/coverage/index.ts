@@ -54,7 +54,7 @@ export default async function coverageRoutes(app: FastifyInstance) {
     return ensureReport(reportsRoot, id, stamp, async () => {
       const c = await campaignCoverage(db, id);
       return { coverageMap: c.coverageMap, targetPath: c.target.path };
-    });
+    }, [app.ff.opts.dataDir]);
   };
 
   app.get("/api/campaigns/:id/coverage", {

@@ -4,15 +4,20 @@
 // path ("/"-separated segments of [A-Za-z0-9._@+~ -], no "." or "..") so no
 // markup reaches istanbul's breadcrumbs (which it does not escape) and no
 // output file lands outside the report directory. Sources are read only from
-// the target's directory (Target.path's folder); anything else shows a
-// one-line placeholder. Control characters are stripped from sources before
+// the target's repository (the nearest folder above Target.path holding
+// `.git`, else Target.path's folder), on their real path (no symlink out),
+// and never from the farm's data directory (job key, Redis password), a
+// `.git` or a `.fuzzfarm` folder, wherever those lie: a target chooses the
+// file names in its coverage map, so a fake entry for `.fuzzfarm/job-key`
+// would otherwise put the key on the coverage page. Anything else shows a
+// one-line placeholder and is not read. Control characters are stripped from sources before
 // istanbul sees them: its annotator marks tags with \x01 and \x02 and turns
 // them into "<" and ">" after escaping, so a source holding those bytes
 // would otherwise inject markup into the report.
 import { createHash, randomBytes } from "node:crypto";
 import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { mkdir, readdir, rename, rm } from "node:fs/promises";
-import { dirname, isAbsolute, join, resolve, sep } from "node:path";
+import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import libCoverage from "istanbul-lib-coverage";
 import libReport from "istanbul-lib-report";
 import reports from "istanbul-reports";
@@ -53,21 +58,54 @@ export function sanitizeCoverage(map: Record<string, unknown>): SafeCoverage {
   return { data, original };
 }
 
-/** A source finder reading only regular files inside `root` (the target's folder). */
-export function sourceFinderFor(root: string, original: Map<string, string>): (p: string) => string {
-  let realRoot: string;
+const realOr = (p: string) => {
   try {
-    realRoot = realpathSync(root);
+    return realpathSync(p);
   } catch {
-    realRoot = resolve(root);
+    return resolve(p);
   }
+};
+
+/** The repository a target belongs to: the nearest folder above it holding `.git`, else the target's own folder. */
+export function targetRoot(targetPath: string): string {
+  const start = dirname(resolve(targetPath));
+  for (let dir = start; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, ".git"))) return realOr(dir);
+    if (dirname(dir) === dir) return realOr(start);
+  }
+}
+
+export const NOT_IN_REPOSITORY = "// source not shown: not in the target's repository";
+
+/** Whether `path` is `root` or lies under it (both real, absolute). */
+const under = (path: string, root: string) => {
+  const r = relative(root, path);
+  return r === "" || (!r.startsWith("..") && !isAbsolute(r));
+};
+
+/**
+ * A source finder reading only regular files of the target's repository `root`: a path that is outside it
+ * (as written or once symlinks are resolved), in `hidden` (the farm's data directory) or under a `.git` or
+ * `.fuzzfarm` folder gets NOT_IN_REPOSITORY and is never opened.
+ */
+export function sourceFinderFor(root: string, original: Map<string, string>, hidden: readonly string[] = []): (p: string) => string {
+  const realRoot = realOr(root);
+  // A hidden directory holding the whole repository (App mode's checkouts under the data directory) hides
+  // nothing more than the root does: its own files (the key) lie outside the repository.
+  const hiddenDirs = [...new Set([...hidden.map((h) => resolve(h)), ...hidden.map(realOr)])].filter((h) => !under(realRoot, h));
+  const farmFolder = (p: string) => relative(realRoot, p).split(sep).some((s) => s === ".git" || s === ".fuzzfarm");
+  const allowed = (real: string) => under(real, realRoot) && !hiddenDirs.some((h) => under(real, h)) && !farmFolder(real);
   return (p: string) => {
     const key = original.get(p) ?? p;
-    const abs = isAbsolute(key) ? key : resolve(realRoot, key);
+    const abs = resolve(realRoot, key);
+    // refused as written first (nothing resolved), then on the real path (symlinks followed)
+    if (farmFolder(abs) || hiddenDirs.some((h) => under(abs, h))) return NOT_IN_REPOSITORY;
     try {
       const real = realpathSync(abs);
-      if (!(real === realRoot || real.startsWith(realRoot + sep))) return "// source not shown: outside the target's directory";
-      if (statSync(real).size > MAX_SOURCE_BYTES) return "// source not shown: too large";
+      if (!allowed(real)) return NOT_IN_REPOSITORY;
+      const st = statSync(real);
+      if (!st.isFile()) return "// source not available on the coordinator";
+      if (st.size > MAX_SOURCE_BYTES) return "// source not shown: too large";
       return stripControls(readFileSync(real, "utf8"));
     } catch {
       return "// source not available on the coordinator";
@@ -90,7 +128,14 @@ const building = new Map<string, Promise<ReportBuild>>();
  * under `<reportsRoot>/<campaign>/<stamp>`; older versions are removed.
  * Concurrent callers share one build; the directory appears atomically.
  */
-export function ensureReport(reportsRoot: string, campaignId: string, stamp: number, load: () => Promise<{ coverageMap: Record<string, unknown>; targetPath: string }>): Promise<ReportBuild> {
+export function ensureReport(
+  reportsRoot: string,
+  campaignId: string,
+  stamp: number,
+  load: () => Promise<{ coverageMap: Record<string, unknown>; targetPath: string }>,
+  /** Directories whose files are never shown (the farm's data directory). */
+  hidden: readonly string[] = [],
+): Promise<ReportBuild> {
   const campDir = join(reportsRoot, createHash("sha256").update(campaignId).digest("hex").slice(0, 24));
   const dir = join(campDir, String(stamp));
   if (existsSync(join(dir, "index.html"))) return Promise.resolve({ dir });
@@ -105,7 +150,7 @@ export function ensureReport(reportsRoot: string, campaignId: string, stamp: num
     const context = libReport.createContext({
       dir: tmp,
       coverageMap: libCoverage.createCoverageMap(safe.data),
-      sourceFinder: sourceFinderFor(dirname(resolve(targetPath)), safe.original),
+      sourceFinder: sourceFinderFor(targetRoot(targetPath), safe.original, hidden),
       defaultSummarizer: "nested",
     });
     reports.create("html", { subdir: "" }).execute(context);
