@@ -42,7 +42,7 @@ export const ConfigSchema = z.object({
   jobKey: z.string().min(32).optional(),
   /** Workers run only targets under these directories (comma-separated in env). Default: any. */
   targetRoots: z.preprocess((v) => (typeof v === "string" ? v.split(",").map((s) => s.trim()).filter(Boolean) : v), z.array(z.string().min(1))).optional(),
-  /** Optimizer commands / directories wasm jobs may name on this worker (";"-separated in env; "none" for none). Default: unrestricted. */
+  /** Optimizer commands / directories wasm jobs and stored buckets may run here (";"-separated in env; "none" for none). Default: none (`fuzzfarm fuzz --optimizer(-cmd)` lists its own for its workers). */
   allowedOptimizers: z
     .preprocess((v) => (typeof v === "string" ? (v.trim() === "none" ? [] : v.split(";").map((s) => s.trim()).filter(Boolean)) : v), z.array(z.string().min(1)))
     .optional(),

@@ -4,7 +4,7 @@
 // minimization both keep to triage's one "same bug" rule: the minimize job
 // carries the bucket, its neighbours and the root they were classified with.
 import { bucketCandidate, isSameBug } from "@fuzzfarm/triage";
-import { readCampaignConfig, Reproducer, type JobResult, type MaintenanceResult, type SameBugRule } from "@fuzzfarm/protocol";
+import { jobReproducer, oneLine, readCampaignConfig, type Finding, type MaintenanceResult, type SameBugRule } from "@fuzzfarm/protocol";
 import { applyMinimized, applyReplay, bucketCandidates, bucketWithFirstReport, insertJobs, type Db } from "@fuzzfarm/db";
 import { enqueueJob, type FarmQueues } from "@fuzzfarm/queue";
 import { parseJob } from "@fuzzfarm/protocol";
@@ -28,21 +28,26 @@ async function enqueueFor(db: Db, queues: FarmQueues, bucketId: string, kind: "r
   // Each refusal is an error the caller logs: a bucket that silently gets no replay looks "not replayed yet" forever.
   if (!b || !report?.campaign) throw new Error(`no ${kind} for bucket ${bucketId}: it has no report from a campaign`);
   const artifact = report.artifact;
-  const repro = Reproducer.safeParse(artifact && typeof artifact === "object" && !Array.isArray(artifact) ? artifact.reproducer : undefined);
-  if (!repro.success) throw new Error(`no ${kind} for bucket ${bucketId}: its first report's reproducer does not parse: ${repro.error.issues[0]?.message}`);
-  // The campaign's options (read back through its schema), with the reproducer's run options over them.
+  // Options, commands and paths come from the campaign as stored at its creation (read back through its schema);
+  // of the stored report only the run it saw (input, seed, schedule, program): see protocol's reported.ts.
   const config = readCampaignConfig(report.campaign.config, report.campaign.id);
+  let reproducer;
+  try {
+    reproducer = jobReproducer(artifact && typeof artifact === "object" && !Array.isArray(artifact) ? artifact.reproducer : undefined, config);
+  } catch (e) {
+    throw new Error(`no ${kind} for bucket ${bucketId}: its first report's reproducer: ${oneLine(e)}`);
+  }
   const job = parseJob({
-    engine: repro.data.engine,
+    engine: config.engine,
     kind,
     jobId: `${kind}-${bucketId}`,
     campaignId: report.campaign.id,
     target: { name: b.target.name, path: b.target.path, version: b.target.version },
     budget: kind === "replay" ? { runs: m.replayRuns, seconds: m.replaySeconds } : { runs: m.minimizeRuns, seconds: m.minimizeSeconds },
     seeds: [],
-    options: { ...config.options, ...repro.data.options },
+    options: config.options,
     bucketId,
-    reproducer: repro.data,
+    reproducer,
     ...(sameBug ? { sameBug } : {}),
   });
   await insertJobs(db, [{ id: job.jobId, campaignId: job.campaignId, kind, payload: job }]);
@@ -75,7 +80,7 @@ export async function sameBugRule(db: Db, bucketId: string, rootDir: string): Pr
 }
 
 /** How many of a replay job's runs are the bucket's bug (triage's matchesBucket, the rule classification uses). */
-export async function countReplayHits(db: Db, r: Pick<JobResult, "findings">, bucketId: string, rootDir: string): Promise<number> {
+export async function countReplayHits(db: Db, r: { findings: readonly Finding[] }, bucketId: string, rootDir: string): Promise<number> {
   const rule = await sameBugRule(db, bucketId, rootDir);
   if (!rule) return 0;
   return r.findings.filter((f) => isSameBug(f, rule.bucket, rule)).length;

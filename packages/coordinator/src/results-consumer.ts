@@ -4,10 +4,14 @@
 // by job id); new buckets get a replay job; a job error goes to the job error
 // handlers (job-errors.ts), whose decision is carried out here: fail the
 // campaign, retry the job, or record. A replay / minimize result is applied to
-// its bucket (maintenance.ts). A malformed result, or one for no campaign, is
-// dropped for good (UnrecoverableError): retrying cannot fix it.
-import { oneLine, parseResult, type JobResult } from "@fuzzfarm/protocol";
-import { applyResult, bucketTargetId, findCampaign, finishedFuzzJobs, type Db } from "@fuzzfarm/db";
+// its bucket (maintenance.ts). A result is data from anyone holding the
+// worker's Redis user: its raw size is checked before it is parsed, its schema
+// is strict (protocol's reported.ts) and its job row, not the result, says
+// which campaign, kind and bucket it applies to. A refused result is logged
+// with its reason and its job marked failed; a malformed result, or one for no
+// campaign, is dropped for good (UnrecoverableError): retrying cannot fix it.
+import { checkResultBytes, oneLine, parseResult, type JobResult } from "@fuzzfarm/protocol";
+import { applyResult, bucketTargetId, findCampaign, finishedFuzzJobs, jobOfResult, markJobFailed, type Db } from "@fuzzfarm/db";
 import { connect, QueueWorker, UnrecoverableError, RESULTS_QUEUE, type ConnectionOptions, type FarmQueues, type QueueJob } from "@fuzzfarm/queue";
 import { classifyFindings } from "./classify";
 import { applyMaintenanceResult, enqueueReplay, type MaintenanceOptions } from "./maintenance";
@@ -46,10 +50,8 @@ export function startResultsConsumer(deps: ResultsConsumerDeps): ResultsConsumer
   /** Campaign id -> the Target row holding its program's buckets (see bucketTargetId). */
   const bucketTargets = new Map<string, string>();
 
-  async function applyMaintenance(r: JobResult): Promise<void> {
+  async function applyMaintenance(r: JobResult, bucketId: string): Promise<void> {
     if (r.kind === "fuzz") return;
-    const bucketId = r.bucketId;
-    if (!bucketId) throw new UnrecoverableError(`${r.kind} result ${r.jobId} for no known bucket`);
     logger.info({ campaignId: r.campaignId, jobId: r.jobId, workerId: r.workerId, bucketId, kind: r.kind }, await applyMaintenanceResult(db, queues, r, bucketId, rootDir, maintenance));
     await events.maintenanceApplied({ kind: r.kind, bucketId, jobId: r.jobId });
   }
@@ -101,17 +103,29 @@ export function startResultsConsumer(deps: ResultsConsumerDeps): ResultsConsumer
   const consumer = new QueueWorker(
     RESULTS_QUEUE,
     async (job: QueueJob<unknown>) => {
+      // Results are published as `r-<job id>` (queue's publishResult): the job that a refused result fails.
+      const jobId = job.id?.startsWith("r-") ? job.id.slice(2) : undefined;
       let r: JobResult;
+      let row: Awaited<ReturnType<typeof jobOfResult>>;
       try {
+        checkResultBytes(await connection.hstrlen(`${queues.prefix}:${RESULTS_QUEUE}:${job.id}`, "data"), jobId ?? String(job.id));
         r = parseResult(job.data);
+        if (r.jobId !== jobId) throw new Error(`result ${job.id} names job ${r.jobId}`);
+        row = await jobOfResult(db, r.jobId);
+        if (!row) throw new Error(`no job ${r.jobId}`);
+        if (row.campaignId !== r.campaignId || row.kind !== r.kind)
+          throw new Error(`job ${r.jobId} is a ${row.kind} job of campaign ${row.campaignId}, the result says ${r.kind} of ${r.campaignId}`);
+        if (r.kind !== "fuzz" && !row.bucketId) throw new Error(`${r.kind} job ${r.jobId} names no bucket`);
       } catch (e) {
-        logger.error({ resultId: job.id, err: e }, `dropped malformed result ${job.id}: ${oneLine(e)}`);
-        throw new UnrecoverableError(oneLine(e));
+        const why = oneLine(e);
+        logger.error({ resultId: job.id, jobId, err: e }, `refused result ${job.id}: ${why}`);
+        if (jobId) await markJobFailed(db, jobId, `result refused: ${why}`).catch((f) => logger.error({ jobId, err: f }, `job ${jobId} not marked failed: ${oneLine(f)}`));
+        throw new UnrecoverableError(why);
       }
       const camp = await findCampaign(db, r.campaignId);
       if (!camp) throw new UnrecoverableError(`result for unknown campaign ${r.campaignId}`);
       if (r.kind !== "fuzz") {
-        await applyMaintenance(r);
+        await applyMaintenance(r, row.bucketId!);
         return { duplicate: false };
       }
       return { duplicate: await applyFuzz(r, camp) };

@@ -12,6 +12,17 @@ async function claimJob(db: Db, jobId: string, workerId: string, execs: number, 
   return r.count === 1;
 }
 
+/**
+ * What the job row says a result may apply to: its campaign, kind and (replay / minimize) bucket. A result names
+ * its job; everything else the coordinator reads here, never from the result. Null when there is no such job.
+ */
+export async function jobOfResult(db: Db, jobId: string): Promise<{ campaignId: string; kind: string; status: string; bucketId: string | null } | null> {
+  const j = await db.prisma.job.findUnique({ where: { id: jobId }, select: { campaignId: true, kind: true, status: true, payload: true } });
+  if (!j) return null;
+  const p = j.payload as { bucketId?: unknown } | null;
+  return { campaignId: j.campaignId, kind: j.kind, status: j.status, bucketId: typeof p?.bucketId === "string" ? p.bucketId : null };
+}
+
 export interface ReplayApplied {
   duplicate: boolean;
   runs: number;

@@ -9,6 +9,8 @@ export * from "./errors";
 export * from "./outcome";
 export * from "./job";
 export * from "./result";
+export { RESULT_LIMITS, ReportedReproducer, ReportedInputReproducer, ReportedNodeReproducer, ReportedWasmReproducer, reportedReproducer, jobReproducer, optimizersOf } from "./reported";
+export { publishableResult, checkResultBytes, type ResultIds } from "./publishable";
 export * from "./job-errors";
 export * from "./engine";
 export { CampaignConfig, parseCampaignConfig, readCampaignConfig, type CampaignConfigInput, type CampaignConfigFor } from "./campaign-config";

@@ -1,7 +1,8 @@
 // What a worker sends back for one job (see the flow drawing in job.ts).
 import { z } from "zod";
-import { Finding, Reproducer } from "./outcome";
+import { CRASH_KINDS, Finding, Reproducer } from "./outcome";
 import { MAX_ARTIFACT_BYTES, type EngineName } from "./job";
+import { jsonCapped, ReportedReproducer, RESULT_LIMITS } from "./reported";
 import { InputSeedStrategy } from "./options/input";
 import { NodeSeedStrategy } from "./options/node";
 import { WasmSeedStrategy } from "./options/wasm";
@@ -41,6 +42,30 @@ export const Minimized = z.object({
   tries: z.number().int(),
 });
 export type Minimized = z.infer<typeof Minimized>;
+
+/** The result-side Minimized: its reproducer as a result may report it (reported.ts). */
+const ReportedMinimized = z.strictObject({
+  reproducer: ReportedReproducer,
+  explanation: z.string().max(RESULT_LIMITS.stackChars).default(""),
+  originalSize: z.number().int(),
+  size: z.number().int(),
+  tries: z.number().int(),
+});
+
+const reportedFindingBase = {
+  message: z.string().max(RESULT_LIMITS.messageChars),
+  stack: z.string().max(RESULT_LIMITS.stackChars).default(""),
+  reproducer: ReportedReproducer,
+  detail: jsonCapped(z.record(z.string(), z.unknown()), RESULT_LIMITS.detailBytes, "a finding's detail").default({}),
+};
+
+/** A finding as a result carries it: strict, capped, its reproducer the reported part only (reported.ts). */
+export const ReportedFinding = z.discriminatedUnion("kind", [
+  z.strictObject({ kind: z.literal("crash"), crashKind: z.enum(CRASH_KINDS), ...reportedFindingBase }),
+  z.strictObject({ kind: z.literal("hang"), timeoutMs: z.number(), ...reportedFindingBase }),
+  z.strictObject({ kind: z.literal("oracle"), oracle: z.string().max(RESULT_LIMITS.nameChars), ...reportedFindingBase }),
+]);
+export type ReportedFinding = z.infer<typeof ReportedFinding>;
 
 /** What an engine returns for a job, its corpus candidates recording `strategy`. */
 const engineResultOf = <S extends z.ZodType>(strategy: S) =>
@@ -82,22 +107,29 @@ export const EngineResult = engineResultOf(z.record(z.string(), z.unknown()).def
 export type EngineResult = z.infer<typeof EngineResult>;
 export type EngineResultInput = EngineResultInputFor<EngineName>;
 
-/** The results of engine E's three job kinds: replay and minimize results name the bucket they apply to. */
+/**
+ * The results of engine E's three job kinds. Strict and capped (reported.ts): findings carry only what a result may
+ * report, and no result names a bucket (the coordinator reads it from the job row).
+ */
 function resultsOf<E extends EngineName>(engine: E) {
+  const id = z.string().min(1).max(300);
   const fields = {
-    ...ENGINE_RESULTS[engine].omit({ minimized: true }).shape,
+    ...ENGINE_RESULTS[engine].omit({ minimized: true, findings: true, coverage: true, error: true, features: true }).shape,
+    features: z.array(z.string().max(4096)).max(1_000_000).default([]),
+    coverage: jsonCapped(z.record(z.string(), z.unknown()), RESULT_LIMITS.coverageBytes, "the coverage map").optional(),
+    findings: z.array(ReportedFinding).max(1_000).default([]),
+    error: z.strictObject({ kind: JobError.shape.kind, message: z.string().max(RESULT_LIMITS.stackChars) }).optional(),
     engine: z.literal(engine),
-    jobId: z.string().min(1),
-    campaignId: z.string().min(1),
-    workerId: z.string().min(1),
-    startedAt: z.string(),
-    finishedAt: z.string(),
+    jobId: id,
+    campaignId: id,
+    workerId: id,
+    startedAt: z.string().max(100),
+    finishedAt: z.string().max(100),
   };
-  const bucketId = z.string().min(1);
   return z.discriminatedUnion("kind", [
-    z.object({ ...fields, kind: z.literal("fuzz").default("fuzz") }),
-    z.object({ ...fields, kind: z.literal("replay"), bucketId }),
-    z.object({ ...fields, kind: z.literal("minimize"), bucketId, minimized: Minimized.optional() }),
+    z.strictObject({ ...fields, kind: z.literal("fuzz").default("fuzz") }),
+    z.strictObject({ ...fields, kind: z.literal("replay") }),
+    z.strictObject({ ...fields, kind: z.literal("minimize"), minimized: ReportedMinimized.optional() }),
   ]);
 }
 
@@ -105,7 +137,7 @@ function resultsOf<E extends EngineName>(engine: E) {
 export const JobResult = z.discriminatedUnion("engine", [resultsOf("input"), resultsOf("node"), resultsOf("wasm")]);
 export type JobResult = z.infer<typeof JobResult>;
 export type JobResultInput = z.input<typeof JobResult>;
-/** The result of a replay or minimize job (it names its bucket). */
+/** The result of a replay or minimize job (its bucket is the job row's). */
 export type MaintenanceResult = Extract<JobResult, { kind: "replay" | "minimize" }>;
 
 /**

@@ -134,3 +134,15 @@ test("without CI options the API answers 404 (after the credentials check)", asy
     await plain.close();
   }
 });
+
+test("a CI token cannot set options that run commands: optimizerCmd, optimizer, engines, engineMatrix (403, one line, nothing started)", async () => {
+  const before = started.length;
+  for (const options of [{ optimizerCmd: "touch /tmp/ff-ci-pwned" }, { optimizer: "/tmp/evil-binaryen" }, { engines: ["mine"] }, { engineMatrix: ["deno"] }]) {
+    const r = await start(bearer(CI), body(join(roots, "t.js"), { engine: "wasm", options }));
+    assert.equal(r.statusCode, 403, r.body);
+    const e = JSON.parse(r.body).error;
+    assert.equal(e.code, "FF_ERR_FORBIDDEN");
+    assert.match(e.message, /^option \w+ runs commands on the farm's workers: a CI campaign may not set it/);
+  }
+  assert.equal(started.length, before, "nothing started");
+});

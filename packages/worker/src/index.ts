@@ -1,7 +1,7 @@
 // @fuzzfarm/worker: the worker runtime (queue consumer + engine dispatch + heartbeats).
 export { startWorker, type WorkerOptions, type RunningWorker } from "./worker";
 export { loadEngines, type EngineOptions } from "./engines";
-export { checkJobPolicy, type JobPolicy } from "./policy";
+export { checkJobPolicy, checkOptimizers, type JobPolicy } from "./policy";
 export {
   probeNetSandbox,
   probeFsSandbox,

@@ -19,6 +19,7 @@ import {
   oneLine,
   parseJob,
   parseResult,
+  publishableResult,
   type Engine,
   type EngineName,
   type EngineResultInput,
@@ -46,6 +47,7 @@ import { failureLog } from "./internal/failure-log";
 import { runReplay } from "./maintenance/replay";
 import { runMinimize } from "./maintenance/minimize";
 import { checkJobPolicy, type JobPolicy } from "./policy";
+import { claimJob } from "./internal/job-claim";
 import { jobSandbox, resolveSandbox, type SandboxMode, type SandboxProbeOptions } from "./sandbox";
 
 export interface WorkerOptions {
@@ -200,6 +202,12 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
       logger.warn({ jobId: job.id, queue: job.queueName }, `rejected job ${job.id}: ${oneLine(e)}`);
       throw new UnrecoverableError(oneLine(e));
     }
+    // The signature covers the payload's job id: queued under another id, it is a copy (job-claim.ts).
+    if (raw.jobId !== job.id) {
+      const why = `job ${String(job.id)} carries the signed payload of job ${String(raw.jobId)}: a signed job runs only under its own id`;
+      logger.warn({ jobId: job.id, queue: job.queueName }, `rejected job ${job.id}: ${why}`);
+      throw new UnrecoverableError(why);
+    }
     let payload: JobPayload;
     try {
       payload = parseJob(raw);
@@ -212,6 +220,23 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
       if (typeof raw?.jobId === "string" && typeof raw?.campaignId === "string" && typeof raw?.engine === "string") await sendError(raw, oneLine(e));
       throw new UnrecoverableError(oneLine(e));
     }
+    const claim = await claimJob(redis, prefix, payload.jobId, id, lockDuration);
+    if (!claim.ok) {
+      logger.warn({ jobId: payload.jobId, campaignId: payload.campaignId, queue: job.queueName }, `rejected job ${job.id}: ${claim.why}`);
+      // Already ran: never again. Running elsewhere (a duplicate delivery): BullMQ tries again after its backoff.
+      throw claim.final ? new UnrecoverableError(claim.why) : new Error(claim.why);
+    }
+    try {
+      const r = await runClaimed(payload);
+      await claim.done();
+      return r;
+    } catch (e) {
+      await claim.release().catch(() => {});
+      throw e;
+    }
+  };
+
+  const runClaimed = async (payload: JobPayload): Promise<{ execs: number }> => {
     const engine = engines.get(payload.engine)!;
     const ids = { jobId: payload.jobId, campaignId: payload.campaignId, engine: payload.engine, kind: payload.kind, ...(payload.kind !== "fuzz" ? { bucketId: payload.bucketId } : {}) };
     logger.debug(ids, `job ${payload.jobId} started`);
@@ -246,18 +271,16 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
       stats.currentJobId = null;
     }
     stats.execs += Math.max(0, out.execs - base);
-    const result: JobResult = parseResult({
-      ...out,
-      jobId: payload.jobId,
-      campaignId: payload.campaignId,
-      workerId: id,
-      engine: payload.engine,
-      kind: payload.kind,
-      // replay / minimize results name their bucket, so the coordinator need not read the payload back
-      ...(payload.kind !== "fuzz" ? { bucketId: payload.bucketId } : {}),
-      startedAt: started.toISOString(),
-      finishedAt: new Date().toISOString(),
-    });
+    const resultIds = { jobId: payload.jobId, campaignId: payload.campaignId, workerId: id, engine: payload.engine, kind: payload.kind, startedAt: started.toISOString(), finishedAt: new Date().toISOString() };
+    let result: JobResult;
+    try {
+      // Only what a result may report (protocol's reported.ts), within its caps; the coordinator reads the bucket from the job row.
+      result = publishableResult(out, resultIds);
+    } catch (e) {
+      // Too large or malformed: the coordinator would refuse it. It learns why from an error result instead.
+      logger.error({ ...ids, err: e }, `job ${payload.jobId}: result not published: ${oneLine(e)}`);
+      result = publishableResult({ execs: out.execs, busyMs: out.busyMs, error: { kind: "internal", message: `result not published: ${oneLine(e)}` } }, resultIds);
+    }
     try {
       await publishResult(queues, result);
     } catch (e) {
@@ -274,12 +297,12 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
   };
 
   /**
-   * Report a refused job as a bad-job result: as the job's kind with its bucket when the payload names both
-   * (a refused replay still ends its bucket's replay), else as a fuzz result. The result is parsed like any.
+   * Report a refused job as a bad-job result of the job's kind (a refused replay still ends its bucket's replay).
+   * The result is parsed like any.
    */
   async function sendError(raw: Record<string, unknown>, message: string) {
     const now = new Date().toISOString();
-    const maintenance = (raw.kind === "replay" || raw.kind === "minimize") && typeof raw.bucketId === "string" && raw.bucketId ? { kind: raw.kind, bucketId: raw.bucketId } : {};
+    const maintenance = raw.kind === "replay" || raw.kind === "minimize" ? { kind: raw.kind } : {};
     const result = { jobId: raw.jobId, campaignId: raw.campaignId, engine: raw.engine, ...maintenance, workerId: id, execs: 0, busyMs: 0, startedAt: now, finishedAt: now, error: { kind: "bad-job", message } };
     try {
       await publishResult(queues, parseResult(result));

@@ -37,7 +37,17 @@ test("optimizers: only the listed commands and directories, verbatim; an empty l
   bad(() => checkJobPolicy(job("wasm", "small", { optimizerCmd: "wasm-opt -O2; id > /tmp/p" }), policy), /optimizerCmd .* is not in this worker's allowed optimizers/);
   bad(() => checkJobPolicy(job("wasm", "small", { optimizer: "/tmp/evil" }), policy), /optimizer "\/tmp\/evil"/);
   bad(() => checkJobPolicy(job("wasm", "small", { optimizerCmd: "wasm-opt -O2" }), { allowedOptimizers: [] }), /not in/);
-  checkJobPolicy(job("wasm", "small", { optimizerCmd: "anything" }), {}); // unrestricted by default
+  bad(() => checkJobPolicy(job("wasm", "small", { optimizerCmd: "anything" }), {}), /none listed/); // none by default
+  checkJobPolicy(job("wasm", "small"), {});
+});
+
+test("replay and minimize jobs: their reproducer's optimizer is checked too (none allowed by default)", () => {
+  const replay = (reproducerOptions: Record<string, unknown>) =>
+    parseJob({ jobId: "replay-b", campaignId: "c", engine: "wasm", kind: "replay", bucketId: "b", target: { name: "t", path: "small" }, budget: { runs: 1, seconds: 1 }, options: {}, reproducer: { engine: "wasm", options: reproducerOptions } });
+  bad(() => checkJobPolicy(replay({ optimizerCmd: "touch /tmp/pwned" }), {}), /optimizerCmd "touch \/tmp\/pwned" is not in this worker's allowed optimizers/);
+  bad(() => checkJobPolicy(replay({ optimizerCmd: "touch /tmp/pwned" }), { allowedOptimizers: [] }), /not in/);
+  checkJobPolicy(replay({ optimizerCmd: "wasm-opt -O2" }), { allowedOptimizers: ["wasm-opt -O2"] });
+  checkJobPolicy(replay({}), {});
 });
 
 test.after(() => rmSync(dir, { recursive: true, force: true }));

@@ -7,7 +7,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, relative, sep } from "node:path";
 import { CRASH_KINDS, Reproducer, type Engine, type EngineName, type Finding, type Outcome } from "@fuzzfarm/protocol";
-import { loadEngines } from "@fuzzfarm/worker";
+import { checkOptimizers, loadEngines } from "@fuzzfarm/worker";
 import { crashState, matchesBucket, stateAsBucket, type CrashState } from "@fuzzfarm/triage";
 import { classify, type PullRequestBucket, type SourceLocation } from "@fuzzfarm/github";
 
@@ -89,6 +89,8 @@ export interface ReplayOptions {
   /** Reproduction command of a bucket. */
   reproduceCommand: (bucketId: string) => string;
   log: (line: string) => void;
+  /** Optimizers a stored reproducer may run here (FUZZFARM_ALLOWED_OPTIMIZERS); default none. */
+  allowedOptimizers?: string[];
 }
 
 /** Replay each candidate on both sides and classify it. */
@@ -102,6 +104,15 @@ export async function replayAndClassify(candidates: CandidateBucket[], o: Replay
       continue;
     }
     const repro = parsed.data;
+    // A stored reproducer is data from the farm: an optimizer in it runs only when this machine's operator listed it.
+    if (repro.engine === "wasm") {
+      try {
+        checkOptimizers(repro.options, o.allowedOptimizers, "the allowed optimizers", "FF_ERR_FORBIDDEN");
+      } catch (e) {
+        o.log(`bucket ${b.id}: not replayed: ${e instanceof Error ? e.message : String(e)}`);
+        continue;
+      }
+    }
     let engine = engines.get(repro.engine);
     if (!engine) {
       const { engines: loaded, missing } = await loadEngines([repro.engine as EngineName]);

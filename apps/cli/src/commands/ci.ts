@@ -131,6 +131,7 @@ export async function ciCommand(f: CiFlags, config: Config, env: NodeJS.ProcessE
         runs: f.replays,
         reproduceCommand: (id) => runner.reproduceCommand(id),
         log,
+        allowedOptimizers: config.allowedOptimizers,
       });
       report = {
         target: rel.split(sep).join("/"),

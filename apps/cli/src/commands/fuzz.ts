@@ -96,7 +96,10 @@ export async function fuzzCommand(targetArg: string | undefined, f: FuzzFlags, c
   const logger = cliLogger(err, config.logLevel);
   const coordinator = await startCoordinator({ db: farm.db, queues: farm.queues, redisUrl: config.redisUrl, rootDir: PROJECT_ROOT, only: [], logger: cliLogger(err, config.logLevel, "coordinator: ") });
   // the workers' own log stays out of this command's output (its coordinator reports what they did)
-  const workers = startLocalWorkers(config, nWorkers, silentLogger());
+  // An optimizer the operator names here (--optimizer, --optimizer-cmd, -o) is trusted: this command's workers allow it.
+  const operatorOptimizers = [options.optimizer, options.optimizerCmd].filter((v): v is string => typeof v === "string" && v.length > 0);
+  const allowed = [...(config.allowedOptimizers ?? []), ...operatorOptimizers];
+  const workers = startLocalWorkers(config, nWorkers, silentLogger(), allowed.length ? { FUZZFARM_ALLOWED_OPTIMIZERS: allowed.join(";") } : {});
   let camp: { id: string };
   try {
     // The time box is fuzzing time: it starts once a local worker is up.

@@ -2,13 +2,16 @@
 // engine and say whether the same crash came back (exit 0 yes, 1 no). "The
 // same crash" is triage's one rule (matchesBucket) against the bucket and the
 // target's other buckets, with the root the farm's coordinator classifies with.
+// The run is the one a replay job would be (protocol's jobReproducer: the
+// stored report's input, seed and schedule, the campaign's stored options), and
+// an optimizer in it runs only when FUZZFARM_ALLOWED_OPTIMIZERS lists it.
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { getBucket } from "@fuzzfarm/db";
-import { FuzzFarmError, Reproducer, findingKind, type EngineName, type Outcome, type SameBugRule } from "@fuzzfarm/protocol";
+import { bucketWithFirstReport, getBucket } from "@fuzzfarm/db";
+import { FuzzFarmError, findingKind, jobReproducer, readCampaignConfig, reportedReproducer, Reproducer, type EngineName, type Outcome, type SameBugRule } from "@fuzzfarm/protocol";
 import { sameBugRule } from "@fuzzfarm/coordinator";
-import { loadEngines } from "@fuzzfarm/worker";
+import { checkOptimizers, loadEngines } from "@fuzzfarm/worker";
 import { isSameBug } from "@fuzzfarm/triage";
 import type { Config } from "@fuzzfarm/config";
 import { terminalText } from "@fuzzfarm/logging";
@@ -17,17 +20,22 @@ import { openFarm, PROJECT_ROOT } from "../context";
 export async function reproCommand(id: string, f: { runs?: number; json?: boolean }, config: Config, out = process.stdout): Promise<number> {
   const farm = await openFarm(config);
   let bucket;
+  let first;
   let rule: SameBugRule | null = null;
   try {
     bucket = await getBucket(farm.db, id);
     if (bucket) rule = await sameBugRule(farm.db, id, PROJECT_ROOT);
+    first = await bucketWithFirstReport(farm.db, id);
   } finally {
     await farm.close();
   }
   if (!bucket || !rule) throw new FuzzFarmError("FF_ERR_NOT_FOUND", `no bucket ${id}`);
-  const report = bucket.reports[0];
+  const report = first?.reports[0];
   if (!report) throw new FuzzFarmError("FF_ERR_NOT_FOUND", `bucket ${id} has no report to replay`);
-  const repro = Reproducer.parse((report.artifact as { reproducer?: unknown }).reproducer);
+  const stored = (report.artifact as { reproducer?: unknown } | null)?.reproducer;
+  // A report of no campaign has no stored options: its run alone, with the engine's defaults.
+  const repro = report.campaign ? jobReproducer(stored, readCampaignConfig(report.campaign.config, report.campaign.id)) : Reproducer.parse(reportedReproducer(Reproducer.parse(stored)));
+  if (repro.engine === "wasm") checkOptimizers(repro.options, config.allowedOptimizers, "the allowed optimizers", "FF_ERR_FORBIDDEN");
   const { engines, missing } = await loadEngines([repro.engine as EngineName]);
   if (!engines[0]) throw new FuzzFarmError("FF_ERR_ENGINE_UNAVAILABLE", `engine ${repro.engine} unavailable: ${missing[0]?.why}`);
   const runs = f.runs ?? 1;

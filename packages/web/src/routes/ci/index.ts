@@ -93,6 +93,20 @@ function checkTarget(ci: CiApiOptions, path: string): void {
   if (!existsSync(path) || !statSync(path).isFile()) throw new FuzzFarmError("FF_ERR_TARGET_NOT_FOUND", `unknown target: ${path} does not exist on the farm`);
 }
 
+/**
+ * Engine options that make workers run commands or files other than the target: the operator's to set, never a CI
+ * token's (a worker runs a listed optimizer under default settings; engines name the operator's command engines).
+ */
+const COMMAND_OPTIONS = ["optimizer", "optimizerCmd", "engines", "engineMatrix"] as const;
+
+function checkOptions(options: Record<string, unknown> | undefined): void {
+  for (const k of COMMAND_OPTIONS) {
+    const v = options?.[k];
+    if (v !== undefined && v !== null && !(Array.isArray(v) && v.length === 0))
+      throw new FuzzFarmError("FF_ERR_FORBIDDEN", `option ${k} runs commands on the farm's workers: a CI campaign may not set it (the farm's operator configures optimizers and engines)`);
+  }
+}
+
 export default async function ciApi(app: FastifyInstance) {
   const db = app.ff.db;
   const ci = app.ff.opts.ci;
@@ -110,6 +124,7 @@ export default async function ciApi(app: FastifyInstance) {
       const c = enabled(ci);
       const b = req.body as { target: { path: string; name?: string; version?: string }; engine: CiCampaignRequest["engine"]; options?: Record<string, unknown>; seconds: number; jobSeconds?: number };
       checkTarget(c, b.target.path);
+      checkOptions(b.options);
       const max = c.maxSeconds ?? 86_400;
       if (b.seconds > max) throw new FuzzFarmError("FF_ERR_VALIDATION", `seconds ${b.seconds} exceeds this farm's CI limit of ${max}`);
       const name = b.target.name ?? b.target.path.split(/[\\/]/).pop()!;

@@ -2,7 +2,7 @@
 // which present the worker token: a heartbeat, and a job result that goes to
 // the results queue exactly as a BullMQ worker would publish it.
 import type { FastifyInstance } from "fastify";
-import { parseResult } from "@fuzzfarm/protocol";
+import { parseResult, RESULT_LIMITS } from "@fuzzfarm/protocol";
 import { publishHeartbeat, publishResult } from "@fuzzfarm/queue";
 import { fleet } from "./fleet";
 import { readErrors, writeErrors } from "../../schemas";
@@ -55,7 +55,7 @@ export default async function workerRoutes(app: FastifyInstance) {
   app.post("/api/results", {
     preHandler: app.requireWorker,
     config: { auth: "worker" },
-    bodyLimit: 64 * 1024 * 1024,
+    bodyLimit: RESULT_LIMITS.resultBytes,
     schema: {
       tags: ["workers"],
       summary: "Submit a job result (worker token); validated by the protocol schema, queued for the coordinator",
