@@ -13,9 +13,18 @@ import { openFarm, REPO_ROOT } from "../context";
 import { startLocalWorkers, waitForLocalWorker } from "../local-workers";
 import { campaignSummary, progressLine } from "../commands/summary";
 import type { CiCampaignRunner } from "./campaign";
+import type { ResolvedSandbox } from "@fuzzfarm/worker";
+
+/** How local workers run the pull request's code. */
+export interface LocalTargetPolicy {
+  /** The sandbox settled for this run: workers are started requiring the same level. */
+  sandbox: ResolvedSandbox;
+  /** The allow-listed environment (target-env.ts) the workers start from; they add only their own settings. */
+  env: Record<string, string>;
+}
 
 /** Open this machine's services (before any check run is created: a service that is down fails the command first). */
-export async function localCampaignRunner(config: Config, workerCount: number, log: (line: string) => void): Promise<CiCampaignRunner> {
+export async function localCampaignRunner(config: Config, workerCount: number, policy: LocalTargetPolicy, log: (line: string) => void): Promise<CiCampaignRunner> {
   // services, coordinator and workers log at FUZZFARM_LOG_LEVEL, each line as before; progress stays output
   const logger = lineLogger(log, config.logLevel);
   await ensureServices({ redisUrl: config.redisUrl, databaseUrl: config.databaseUrl, dataDir: config.dataDir, path: process.env.PATH ?? "", repoRoot: REPO_ROOT, start: false, log: (l) => logger.info(l) });
@@ -25,7 +34,8 @@ export async function localCampaignRunner(config: Config, workerCount: number, l
     reproduceCommand: (id) => `fuzzfarm repro ${id}`,
     async run(spec, hooks) {
       const coordinator = await startCoordinator({ db: farm.db, queues: farm.queues, redisUrl: config.redisUrl, rootDir: REPO_ROOT, only: [], logger: lineLogger((l) => log(`coordinator: ${l}`), config.logLevel) });
-      const workers = startLocalWorkers(config, workerCount, lineLogger((l) => log(`worker: ${l}`), config.logLevel));
+      const workerEnv = { FUZZFARM_SANDBOX: policy.sandbox.name, FUZZFARM_DATA_DIR: config.dataDir, ...(config.skipSelfTest ? { FUZZFARM_SKIP_SELFTEST: "1" } : {}) };
+      const workers = startLocalWorkers(config, workerCount, lineLogger((l) => log(`worker: ${l}`), config.logLevel), workerEnv, policy.env);
       let stopped: Promise<unknown> | null = null;
       stopFarmSide = () => (stopped ??= Promise.all([coordinator.stop(), workers.stop()]));
       // The time box is fuzzing time: start it once a local worker is up (a worker boots in seconds on a busy machine).

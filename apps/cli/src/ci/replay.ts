@@ -7,7 +7,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, relative, sep } from "node:path";
 import { CRASH_KINDS, Reproducer, type Engine, type EngineName, type Finding, type Outcome } from "@fuzzfarm/protocol";
-import { loadEngines } from "@fuzzfarm/worker";
+import { jobSandbox, loadEngines, type ResolvedSandbox } from "@fuzzfarm/worker";
 import { crashState, matchesBucket, stateAsBucket, type CrashState } from "@fuzzfarm/triage";
 import { classify, type PullRequestBucket, type SourceLocation } from "@fuzzfarm/github";
 
@@ -57,15 +57,23 @@ interface SideResult {
   message: string | null;
 }
 
-async function replaySide(engine: Engine, repro: Reproducer, side: Side, ref: CrashState, runs: number): Promise<SideResult> {
+/** How the replays run the pull request's code: in this sandbox, with these paths hidden (ci/sandbox.ts). */
+export interface ReplayIsolation {
+  sandbox: ResolvedSandbox;
+  /** What the "fs" sandbox covers: the data directory (job key), secret files. */
+  hide: string[];
+}
+
+async function replaySide(engine: Engine, repro: Reproducer, side: Side, ref: CrashState, runs: number, iso: ReplayIsolation): Promise<SideResult> {
   if (!side.target) return { runs: 0, hits: 0, state: null, message: null };
   const workDir = await mkdtemp(join(tmpdir(), "ffci-replay-"));
+  const sandbox = jobSandbox(iso.sandbox, workDir, { readable: [side.root, side.target], hide: iso.hide });
   let hits = 0;
   let state: CrashState | null = null;
   let message: string | null = null;
   try {
     for (let i = 0; i < runs; i++) {
-      const o = await engine.reproduce({ path: side.target }, repro, { signal: AbortSignal.timeout(120_000), workDir });
+      const o = await engine.reproduce({ path: side.target }, repro, { signal: AbortSignal.timeout(120_000), workDir, sandbox });
       const s = sameBug(o, side, ref);
       if (s) {
         hits++;
@@ -89,6 +97,7 @@ export interface ReplayOptions {
   /** Reproduction command of a bucket. */
   reproduceCommand: (bucketId: string) => string;
   log: (line: string) => void;
+  isolation: ReplayIsolation;
 }
 
 /** Replay each candidate on both sides and classify it. */
@@ -113,7 +122,7 @@ export async function replayAndClassify(candidates: CandidateBucket[], o: Replay
       engines.set(repro.engine, engine);
     }
     const ref = crashState(findingOfReport(b.kind, b.report, repro), { rootDir: o.reportRoot });
-    const [head, base] = await Promise.all([replaySide(engine, repro, o.head, ref, o.runs), replaySide(engine, repro, o.base, ref, o.runs)]);
+    const [head, base] = await Promise.all([replaySide(engine, repro, o.head, ref, o.runs, o.isolation), replaySide(engine, repro, o.base, ref, o.runs, o.isolation)]);
     const cls = classify(head, base);
     const shown = head.state ?? base.state;
     const where = head.state ? locationIn(head.state, o.head.root) : base.state ? locationIn(base.state, o.base.root) : undefined;

@@ -12,7 +12,7 @@
 // the campaign is one code path for both modes (ci/campaign.ts).
 import { appendFileSync, existsSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
-import type { Config } from "@fuzzfarm/config";
+import { secretPaths, type Config } from "@fuzzfarm/config";
 import { FuzzFarmError } from "@fuzzfarm/protocol";
 import { CheckRun, clientForRepository, countByClass, markdownSummary, toSarif, type PullRequestReport } from "@fuzzfarm/github";
 import { parseDuration, resolveTarget } from "./targets";
@@ -21,6 +21,9 @@ import { checkoutBase, commitOf, repoRootOf } from "../ci/git";
 import { githubContext, pullRequestFromEvent, scrubGitHubSecrets } from "../ci/github-env";
 import { replayAndClassify } from "../ci/replay";
 import type { CiCampaignRunner } from "../ci/campaign";
+import { ciSandbox } from "../ci/sandbox";
+import { targetEnvironment, withProcessEnv } from "../ci/target-env";
+import type { LocalTargetPolicy } from "../ci/local-campaign";
 
 export interface CiFlags {
   target: string;
@@ -64,7 +67,7 @@ function resolveBaseRef(root: string, flag: string | undefined, fromEvent: strin
 }
 
 /** Where the campaign runs: on --farm through its API, else on this machine (its modules load only when used). */
-async function campaignRunner(f: CiFlags, config: Config, log: (l: string) => void): Promise<CiCampaignRunner> {
+async function campaignRunner(f: CiFlags, config: Config, policy: LocalTargetPolicy, log: (l: string) => void): Promise<CiCampaignRunner> {
   if (f.farm) {
     const { farmCampaignRunner, farmUrl } = await import("../ci/farm-campaign");
     const url = farmUrl(f.farm);
@@ -73,7 +76,7 @@ async function campaignRunner(f: CiFlags, config: Config, log: (l: string) => vo
     return farmCampaignRunner({ url, token });
   }
   const { localCampaignRunner } = await import("../ci/local-campaign");
-  return localCampaignRunner(config, f.workers ?? config.workers, log);
+  return localCampaignRunner(config, f.workers ?? config.workers, policy, log);
 }
 
 export async function ciCommand(f: CiFlags, config: Config, env: NodeJS.ProcessEnv = process.env, out = process.stdout, err = process.stderr): Promise<number> {
@@ -92,7 +95,11 @@ export async function ciCommand(f: CiFlags, config: Config, env: NodeJS.ProcessE
   const log = (l: string) => err.write(`${l}\n`);
 
   const gh = f.check ? githubContext(env, f) : null;
-  const runner = await campaignRunner(f, config, log);
+  // The head's and the base's code run only sandboxed, with an allow-listed environment (never this one).
+  const sandbox = await ciSandbox(config, log);
+  const targetEnv = targetEnvironment(env, config.targetEnv);
+  const hide = secretPaths(config, env);
+  const runner = await campaignRunner(f, config, { sandbox, env: targetEnv }, log);
   // Read once; the targets (run by local workers and replays, children of this process) never see them.
   scrubGitHubSecrets(process.env);
   let report: PullRequestReport | null = null;
@@ -123,15 +130,17 @@ export async function ciCommand(f: CiFlags, config: Config, env: NodeJS.ProcessE
 
       // The farm's buckets of this target: this campaign's and the ones known before (the base's).
       log(`replaying ${camp.candidates.length} bucket(s) ${f.replays}x on head and on base`);
-      const baseTarget = join(base.dir, rel);
-      const buckets = await replayAndClassify(camp.candidates, {
+      const baseDir = base.dir;
+      const baseTarget = join(baseDir, rel);
+      const buckets = await withProcessEnv(targetEnv, () => replayAndClassify(camp.candidates, {
         head: { root, target: target.path },
-        base: { root: base.dir, target: existsSync(baseTarget) ? baseTarget : null },
+        base: { root: baseDir, target: existsSync(baseTarget) ? baseTarget : null },
         reportRoot: root,
         runs: f.replays,
         reproduceCommand: (id) => runner.reproduceCommand(id),
         log,
-      });
+        isolation: { sandbox, hide },
+      }));
       report = {
         target: rel.split(sep).join("/"),
         engine: target.engine,
