@@ -66,7 +66,7 @@ test("ci on a pull request: one new bucket (fails, annotated, in SARIF) and one 
     const ann = done.output!.annotations![0]!;
     assert.equal(ann.path, "decoder.js");
     assert.equal(ann.start_line, lineOf(BUG_A_AND_B, "bug B"));
-    assert.match(ann.message, /bug B: B second[\s\S]*Reproduce: fuzzfarm repro b_/);
+    assert.match(ann.message, /bug B: B second[\s\S]*Reproduce: npx fuzzfarm repro \.fuzzfarm-state\/reproducers\/s_[0-9a-f]{16}\.json/);
     assert.match(done.output!.summary!, /\| \*\*new\*\* \| uncaught TypeError in checkTail/);
     assert.match(done.output!.summary!, /\| \*\*pre-existing\*\* \| uncaught Error in fuzz/);
 

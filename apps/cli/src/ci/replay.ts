@@ -17,6 +17,8 @@ export interface CandidateBucket {
   kind: string;
   title: string;
   report: { message: string; stack: string; artifact: unknown };
+  /** Seen by an earlier run (the state directory): pre-existing when the base cannot tell. */
+  known?: boolean;
 }
 
 export interface Side {
@@ -24,6 +26,8 @@ export interface Side {
   root: string;
   /** The target file in this checkout; null when the target does not exist there. */
   target: string | null;
+  /** Why this checkout cannot run its target (its dependencies could not be installed); its replays are skipped. */
+  unavailable?: string;
 }
 
 /** The finding a stored report describes (what the worker sent), to recompute its state under another root. */
@@ -35,8 +39,15 @@ function findingOfReport(kind: string, r: CandidateBucket["report"], repro: Repr
   return { kind: "oracle", oracle: String(detail.oracle ?? ""), ...base };
 }
 
+/** A stored bucket's state under `root` (its report's paths relative to that root), with its reproducer; null without one. */
+export function referenceState(b: Pick<CandidateBucket, "kind" | "report">, root: string): { state: CrashState; repro: Reproducer } | null {
+  const parsed = Reproducer.safeParse((b.report.artifact as { reproducer?: unknown }).reproducer);
+  if (!parsed.success) return null;
+  return { state: crashState(findingOfReport(b.kind, b.report, parsed.data), { rootDir: root }), repro: parsed.data };
+}
+
 /** The run's state when it is the bucket's bug (triage's one rule, each side's paths relative to its own root). */
-function sameBug(o: Outcome, side: Side, ref: CrashState): CrashState | null {
+export function sameBug(o: Outcome, side: Pick<Side, "root">, ref: CrashState): CrashState | null {
   if (o.kind === "ok") return null;
   const s = crashState(o, { rootDir: side.root });
   return matchesBucket(s, stateAsBucket(ref, "ref")) ? s : null;
@@ -55,6 +66,8 @@ interface SideResult {
   hits: number;
   state: CrashState | null;
   message: string | null;
+  /** Why the target could not run on this side (it did not load): the side has no verdict. */
+  error?: string;
 }
 
 /** How the replays run the pull request's code: in this sandbox, with these paths hidden (ci/sandbox.ts). */
@@ -66,6 +79,7 @@ export interface ReplayIsolation {
 
 async function replaySide(engine: Engine, repro: Reproducer, side: Side, ref: CrashState, runs: number, iso: ReplayIsolation): Promise<SideResult> {
   if (!side.target) return { runs: 0, hits: 0, state: null, message: null };
+  if (side.unavailable) return { runs: 0, hits: 0, state: null, message: null, error: side.unavailable };
   const workDir = await mkdtemp(join(tmpdir(), "ffci-replay-"));
   const sandbox = jobSandbox(iso.sandbox, workDir, { readable: [side.root, side.target], hide: iso.hide });
   let hits = 0;
@@ -73,7 +87,13 @@ async function replaySide(engine: Engine, repro: Reproducer, side: Side, ref: Cr
   let message: string | null = null;
   try {
     for (let i = 0; i < runs; i++) {
-      const o = await engine.reproduce({ path: side.target }, repro, { signal: AbortSignal.timeout(120_000), workDir, sandbox });
+      let o: Outcome;
+      try {
+        o = await engine.reproduce({ path: side.target }, repro, { signal: AbortSignal.timeout(120_000), workDir, sandbox });
+      } catch (e) {
+        // a target that does not load on this side (a missing dependency, a syntax error) is that side's answer
+        return { runs: 0, hits: 0, state: null, message: null, error: (e as Error).message.split("\n")[0]! };
+      }
       const s = sameBug(o, side, ref);
       if (s) {
         hits++;
@@ -123,7 +143,9 @@ export async function replayAndClassify(candidates: CandidateBucket[], o: Replay
     }
     const ref = crashState(findingOfReport(b.kind, b.report, repro), { rootDir: o.reportRoot });
     const [head, base] = await Promise.all([replaySide(engine, repro, o.head, ref, o.runs, o.isolation), replaySide(engine, repro, o.base, ref, o.runs, o.isolation)]);
-    const cls = classify(head, base);
+    // Without a verdict on the base, a bug the head has is pre-existing only when an earlier run saw it.
+    const cls = base.error && head.hits > 0 ? (b.known ? "pre-existing" : "new") : classify(head, base);
+    for (const [name, side] of [["head", head], ["base", base]] as const) if (side.error) o.log(`bucket ${b.id}: no verdict on the ${name}: ${side.error}`);
     const shown = head.state ?? base.state;
     const where = head.state ? locationIn(head.state, o.head.root) : base.state ? locationIn(base.state, o.base.root) : undefined;
     o.log(`bucket ${b.id}: head ${head.hits}/${head.runs}, base ${base.hits}/${base.runs} -> ${cls}  ${shown?.title ?? b.title}`);

@@ -10,15 +10,23 @@
 // $GITHUB_STEP_SUMMARY when set) and, with --check, a GitHub check run
 // (in_progress -> progress -> completed with annotations). Everything after
 // the campaign is one code path for both modes (ci/campaign.ts).
-import { appendFileSync, existsSync, writeFileSync } from "node:fs";
-import { dirname, join, relative, sep } from "node:path";
+// What earlier runs found comes from a state directory (ci/state.ts), not
+// the database (CI gives every run a fresh one); the pull request's code runs
+// only sandboxed with an allow-listed environment (ci/target-env.ts); the
+// base gets its dependencies from its lockfile (ci/base-install.ts); every
+// bucket the head has is written as a reproducer file (ci/reproducer-file.ts).
+import { appendFileSync, existsSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join, relative, resolve, sep } from "node:path";
 import { secretPaths, type Config } from "@fuzzfarm/config";
 import { FuzzFarmError } from "@fuzzfarm/protocol";
 import { CheckRun, clientForRepository, countByClass, markdownSummary, toSarif, type PullRequestReport } from "@fuzzfarm/github";
 import { parseDuration, resolveTarget } from "./targets";
 import { parseOptions } from "./fuzz";
 import { checkoutBase, commitOf, repoRootOf } from "../ci/git";
-import { githubContext, pullRequestFromEvent, scrubGitHubSecrets } from "../ci/github-env";
+import { githubContext, pullRequestFromEvent, scrubGitHubSecrets, type GitHubContext } from "../ci/github-env";
+import { installBase } from "../ci/base-install";
+import { StateDir } from "../ci/state";
+import { recordRun, runCandidates } from "../ci/state-sync";
 import { replayAndClassify } from "../ci/replay";
 import type { CiCampaignRunner } from "../ci/campaign";
 import { ciSandbox } from "../ci/sandbox";
@@ -50,7 +58,16 @@ export interface CiFlags {
   farm?: string;
   /** The farm's CI token (default: config ciToken, env FUZZFARM_CI_TOKEN). */
   token?: string;
+  /** State directory carried between runs (default <repo>/.fuzzfarm-state). */
+  state?: string;
+  /** Where reproducer files are written, emptied first (default <state>/reproducers). */
+  reproducers?: string;
 }
+
+/** Default state directory, under the repository root. */
+export const DEFAULT_STATE_DIR = ".fuzzfarm-state";
+/** Code-change mode: the campaign ends this long after its last new bucket (the replays confirm them). */
+const STOP_SETTLE_SECONDS = 5;
 
 function resolveBaseRef(root: string, flag: string | undefined, fromEvent: string | undefined): string {
   if (flag) return flag;
@@ -86,7 +103,7 @@ export async function ciCommand(f: CiFlags, config: Config, env: NodeJS.ProcessE
   const checkIntervalMs = parseDuration(f.checkInterval, { flag: "--check-interval", min: 0 }) * 1000;
   const options = parseOptions(f.option);
   const root = repoRootOf(dirname(target.path));
-  const rel = relative(root, target.path);
+  const rel = relative(root, target.path).split(sep).join("/");
   if (rel.startsWith("..")) throw new FuzzFarmError("FF_ERR_CONFIG", `target ${f.target} is outside the repository ${root}`);
   const event = pullRequestFromEvent(env);
   const baseRef = resolveBaseRef(root, f.baseRef, event.baseRef);
@@ -94,29 +111,45 @@ export async function ciCommand(f: CiFlags, config: Config, env: NodeJS.ProcessE
   const headSha = f.headSha ?? event.headSha ?? commitOf(root, "HEAD");
   const log = (l: string) => err.write(`${l}\n`);
 
-  const gh = f.check ? githubContext(env, f) : null;
+  // What earlier runs found, and where this one's reproducers go (fresh each run: the workflow uploads them).
+  const state = new StateDir(resolve(f.state ?? join(root, DEFAULT_STATE_DIR))).open();
+  const reproducerDir = resolve(f.reproducers ?? join(state.dir, "reproducers"));
+  rmSync(reproducerDir, { recursive: true, force: true });
+  const stored = state.buckets(rel, log);
+  log(`state ${relative(root, state.dir) || "."}: ${stored.length} known bucket(s) of ${rel}`);
+
+  const gh = f.check ? githubOrWhyNot(env, f, log) : null;
   // The head's and the base's code run only sandboxed, with an allow-listed environment (never this one).
   const sandbox = await ciSandbox(config, log);
   const targetEnv = targetEnvironment(env, config.targetEnv);
   const hide = secretPaths(config, env);
   const runner = await campaignRunner(f, config, { sandbox, env: targetEnv }, log);
+  ignoreDataDir(config.dataDir, root);
   // Read once; the targets (run by local workers and replays, children of this process) never see them.
   scrubGitHubSecrets(process.env);
   let report: PullRequestReport | null = null;
   let check: CheckRun | null = null;
   let base: Awaited<ReturnType<typeof checkoutBase>> | null = null;
+  let baseNote: string | null = null;
+  let run: ReturnType<typeof runCandidates> | null = null;
+  let corpus: Buffer[] = [];
   try {
-    check = gh
-      ? new CheckRun({ github: await clientForRepository(gh.client, gh.owner, gh.repo), owner: gh.owner, repo: gh.repo, headSha, name: f.checkName, minProgressIntervalMs: checkIntervalMs })
-      : null;
+    check = gh ? await startCheck(gh, { headSha, name: f.checkName, minProgressIntervalMs: checkIntervalMs }, `Fuzzing \`${rel}\` for ${seconds}s`, log) : null;
     base = await checkoutBase(root, baseSha);
+    const installed = await installBase({ headRoot: root, baseRoot: base.dir, env: targetEnv });
+    if (installed.ok) log(`base dependencies: ${installed.how}`);
+    else log(`base: ${(baseNote = installed.why)}; the base side gives no verdict`);
     try {
-      if (check) {
-        await check.start(`Fuzzing \`${rel}\` for ${seconds}s`);
-        log(`check run ${check.id} in_progress`);
-      }
       const camp = await runner.run(
-        { target, seconds, jobSeconds, options },
+        {
+          target,
+          seconds,
+          jobSeconds,
+          options,
+          root,
+          seeds: target.engine === "input" ? state.corpus(rel) : [],
+          stopAfterNew: { known: new Set(stored.map((b) => b.signature)), settleSeconds: STOP_SETTLE_SECONDS },
+        },
         {
           started: (id) => log(`campaign ${id}: ${target.engine} engine on ${rel} at ${headSha.slice(0, 12)} for ${seconds}s${f.farm ? ` on ${f.farm}` : ""}; base ${baseRef} (${baseSha.slice(0, 12)})`),
           progress: (line) => {
@@ -126,32 +159,32 @@ export async function ciCommand(f: CiFlags, config: Config, env: NodeJS.ProcessE
           log,
         },
       );
+      if (camp.executions === 0)
+        throw new FuzzFarmError(
+          "FF_ERR_CAMPAIGN_FAILED",
+          `campaign ${camp.campaignId} ran 0 executions in ${Math.round(camp.seconds)}s: the time box (--time ${f.time}) ended before a worker ran the target (start-up takes seconds; give --time 30s or more)`,
+        );
+      corpus = camp.corpus ?? [];
       await check?.progress(`Campaign done (${camp.executions} executions, ${camp.buckets} bucket(s)); replaying on head and base`, true);
 
-      // The farm's buckets of this target: this campaign's and the ones known before (the base's).
-      log(`replaying ${camp.candidates.length} bucket(s) ${f.replays}x on head and on base`);
+      // The known buckets of this target (state directory) and the campaign's new ones, replayed on both sides.
+      run = runCandidates(stored, camp.candidates, rel, root, target.engine);
+      log(`replaying ${run.candidates.length} bucket(s) ${f.replays}x on head and on base`);
       const baseDir = base.dir;
       const baseTarget = join(baseDir, rel);
-      const buckets = await withProcessEnv(targetEnv, () => replayAndClassify(camp.candidates, {
-        head: { root, target: target.path },
-        base: { root: baseDir, target: existsSync(baseTarget) ? baseTarget : null },
-        reportRoot: root,
-        runs: f.replays,
-        reproduceCommand: (id) => runner.reproduceCommand(id),
-        log,
-        isolation: { sandbox, hide },
-      }));
-      report = {
-        target: rel.split(sep).join("/"),
-        engine: target.engine,
-        headSha,
-        baseRef,
-        baseSha,
-        campaignId: camp.campaignId,
-        seconds: camp.seconds,
-        executions: camp.executions,
-        buckets,
-      };
+      const reproduce = f.farm ? (id: string) => runner.reproduceCommand(id) : (id: string) => `npx fuzzfarm repro ${join(relative(root, reproducerDir), `${id}.json`).split(sep).join("/")}`;
+      const buckets = await withProcessEnv(targetEnv, () =>
+        replayAndClassify(run!.candidates, {
+          head: { root, target: target.path },
+          base: { root: baseDir, target: existsSync(baseTarget) ? baseTarget : null, ...(baseNote ? { unavailable: baseNote } : {}) },
+          reportRoot: root,
+          runs: f.replays,
+          reproduceCommand: reproduce,
+          log,
+          isolation: { sandbox, hide },
+        }),
+      );
+      report = { target: rel, engine: target.engine, headSha, baseRef, baseSha, campaignId: camp.campaignId, seconds: camp.seconds, executions: camp.executions, buckets };
     } catch (e) {
       // the command's own error is what matters (thrown next); the check run left open is said in a line
       await check?.fail(`FuzzFarm failed: ${(e as Error).message}`).catch((f: Error) => log(`check run ${check?.id} not marked failed: ${f.message}`));
@@ -162,13 +195,21 @@ export async function ciCommand(f: CiFlags, config: Config, env: NodeJS.ProcessE
     await base?.remove();
   }
 
-  const md = markdownSummary(report);
+  recordRun(report.buckets, run!, { state, root, commit: headSha, reproducerDir });
+  const added = state.addCorpus(rel, corpus);
+  log(`state: ${report.buckets.length} bucket(s) recorded, corpus +${added} input(s)${existsSync(reproducerDir) ? `; reproducers in ${relative(root, reproducerDir) || reproducerDir}` : ""}`);
+  let md = markdownSummary(report);
+  if (baseNote) md += `\n> The base (${baseRef}) gave no verdict: ${baseNote}. A bucket the head has counts as new unless an earlier run saw it.\n`;
+  if (report.buckets.some((b) => b.head.hits > 0) && !f.farm)
+    md += `\nEach reproducer is a file (the workflow's \`fuzzfarm-reproducers\` artifact); from the repository's root: \`npx fuzzfarm repro FILE.json\` (no database needed).\n`;
   if (f.summary) writeFileSync(f.summary, md);
   if (env.GITHUB_STEP_SUMMARY) appendFileSync(env.GITHUB_STEP_SUMMARY, md);
   if (f.sarif) writeFileSync(f.sarif, `${JSON.stringify(toSarif(report), null, 2)}\n`);
   if (check) {
-    await check.complete(report);
-    log(`check run ${check.id} completed`);
+    await check.complete(report).then(
+      () => log(`check run ${check!.id} completed`),
+      (e: Error) => log(`no check run completed: ${e.message.split("\n")[0]}`),
+    );
   }
   const c = countByClass(report);
   if (f.json) out.write(`${JSON.stringify(report)}\n`);
@@ -178,4 +219,33 @@ export async function ciCommand(f: CiFlags, config: Config, env: NodeJS.ProcessE
     out.write(`${c.new} new, ${c["pre-existing"]} pre-existing, ${c.fixed} fixed, ${c.unreproduced} unreproduced\n`);
   }
   return c.new > 0 ? 1 : 0;
+}
+
+/** The GitHub context for --check, or null with one line saying why no check run will be posted (the fuzzing goes on). */
+function githubOrWhyNot(env: NodeJS.ProcessEnv, f: CiFlags, log: (l: string) => void): GitHubContext | null {
+  try {
+    return githubContext(env, f);
+  } catch (e) {
+    log(`no check run posted: ${(e as Error).message}`);
+    return null;
+  }
+}
+
+/** Create and start the check run; a refused token (a fork's pull request) is one line, and the run goes on without it. */
+async function startCheck(gh: GitHubContext, o: { headSha: string; name?: string; minProgressIntervalMs: number }, title: string, log: (l: string) => void): Promise<CheckRun | null> {
+  try {
+    const check = new CheckRun({ github: await clientForRepository(gh.client, gh.owner, gh.repo), owner: gh.owner, repo: gh.repo, headSha: o.headSha, name: o.name, minProgressIntervalMs: o.minProgressIntervalMs });
+    await check.start(title);
+    log(`check run ${check.id} in_progress`);
+    return check;
+  } catch (e) {
+    log(`no check run posted: GitHub refused it (${(e as Error).message.split("\n")[0]}); SARIF, summary and reproducers are still written`);
+    return null;
+  }
+}
+
+/** The data directory (job key, service data) is FuzzFarm's, not the project's: a .gitignore inside keeps it out of `git status`. */
+function ignoreDataDir(dataDir: string, root: string): void {
+  if (relative(root, dataDir).startsWith("..") || !existsSync(dataDir) || existsSync(join(dataDir, ".gitignore"))) return;
+  writeFileSync(join(dataDir, ".gitignore"), "# FuzzFarm's data directory (job key, local services)\n*\n");
 }
