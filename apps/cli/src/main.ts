@@ -87,6 +87,7 @@ program
   .option("--head-sha <sha>", "commit the check run is for (default: the pull request's head, else HEAD)")
   .option("--farm <url>", "run the campaign on a running farm through its dashboard's CI API (the farm must read the target at the same path)")
   .option("--token <token>", "the farm's CI token for --farm (default env FUZZFARM_CI_TOKEN)")
+  .addOption(new Option("--mode <mode>", "code-change: a pull request, ends once its new buckets settle; batch: push / schedule, the whole --time, base HEAD, marks buckets the head lost fixed").choices(["code-change", "batch"]).default("code-change"))
   .option("--state <dir>", "state directory carried between runs: buckets, history, corpus (default <repo>/.fuzzfarm-state; keep it with actions/cache)")
   .option("--reproducers <dir>", "where each bucket's reproducer file is written, emptied first (default <state>/reproducers)")
   .action((o) => run(async () => (await import("./commands/ci")).ciCommand(o, configFrom(g())))());

@@ -162,7 +162,7 @@ test("ci in a real project: npm dependency on both sides, clones at other paths 
     cpSync(join(reproDir, `${b.id}.json`), file);
     const noDb = { ...process.env, FUZZFARM_DATABASE_URL: "postgresql://postgres@127.0.0.1:1/none", FUZZFARM_REDIS_URL: "redis://127.0.0.1:1" };
     const rep = await new Promise<{ code: number | null; out: string }>((resolve) => {
-      const p = spawn(process.execPath, ["--import", "tsx", join(REPO, "apps", "cli", "src", "main.ts"), "repro", file, "--runs", "2"], { cwd: c4, env: noDb });
+      const p = spawn(process.execPath, ["--import", import.meta.resolve("tsx"), join(REPO, "apps", "cli", "src", "main.ts"), "repro", file, "--runs", "2"], { cwd: c4, env: noDb });
       let out = "";
       p.stdout.on("data", (d) => (out += d));
       p.stderr.on("data", (d) => (out += d));

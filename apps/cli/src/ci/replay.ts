@@ -75,13 +75,15 @@ export interface ReplayIsolation {
   sandbox: ResolvedSandbox;
   /** What the "fs" sandbox covers: the data directory (job key), secret files. */
   hide: string[];
+  /** What both sides must read besides their own checkout (the head's node_modules the base borrows). */
+  readable: string[];
 }
 
 async function replaySide(engine: Engine, repro: Reproducer, side: Side, ref: CrashState, runs: number, iso: ReplayIsolation): Promise<SideResult> {
   if (!side.target) return { runs: 0, hits: 0, state: null, message: null };
   if (side.unavailable) return { runs: 0, hits: 0, state: null, message: null, error: side.unavailable };
   const workDir = await mkdtemp(join(tmpdir(), "ffci-replay-"));
-  const sandbox = jobSandbox(iso.sandbox, workDir, { readable: [side.root, side.target], hide: iso.hide });
+  const sandbox = jobSandbox(iso.sandbox, workDir, { readable: [side.root, side.target, ...iso.readable], hide: iso.hide });
   let hits = 0;
   let state: CrashState | null = null;
   let message: string | null = null;

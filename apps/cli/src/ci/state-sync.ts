@@ -40,6 +40,8 @@ export interface RecordOptions {
   commit: string;
   /** Where reproducer files go (the workflow's artifact). */
   reproducerDir: string;
+  /** Batch mode on the default branch: a stored bucket the head no longer reproduces is fixed. */
+  goneIsFixed?: boolean;
 }
 
 /**
@@ -51,7 +53,7 @@ export function recordRun(buckets: PullRequestBucket[], run: RunCandidates, o: R
   for (const b of buckets) {
     const rec = run.records.get(b.id);
     if (!rec) continue;
-    const status = b.class === "fixed" ? "fixed" : b.class === "unreproduced" ? rec.status : "open";
+    const status = b.class === "fixed" || (b.class === "unreproduced" && o.goneIsFixed) ? "fixed" : b.class === "unreproduced" ? rec.status : "open";
     o.state.saveBucket({ ...rec, status, history: [{ at, commit: o.commit, event: b.class }] });
     if (b.head.hits > 0) {
       const { version: _v, status: _s, history: _h, ...facts } = rec;

@@ -58,6 +58,11 @@ export interface CiFlags {
   farm?: string;
   /** The farm's CI token (default: config ciToken, env FUZZFARM_CI_TOKEN). */
   token?: string;
+  /**
+   * code-change (a pull request: ends once its new buckets settle, or at --time) or batch (push / schedule: the whole
+   * --time, base HEAD unless --base-ref; a stored bucket the head no longer has is marked fixed). Default code-change.
+   */
+  mode?: string;
   /** State directory carried between runs (default <repo>/.fuzzfarm-state). */
   state?: string;
   /** Where reproducer files are written, emptied first (default <state>/reproducers). */
@@ -105,8 +110,10 @@ export async function ciCommand(f: CiFlags, config: Config, env: NodeJS.ProcessE
   const root = repoRootOf(dirname(target.path));
   const rel = relative(root, target.path).split(sep).join("/");
   if (rel.startsWith("..")) throw new FuzzFarmError("FF_ERR_CONFIG", `target ${f.target} is outside the repository ${root}`);
+  const mode = f.mode ?? "code-change";
+  if (mode !== "code-change" && mode !== "batch") throw new FuzzFarmError("FF_ERR_CONFIG", `--mode ${mode}: code-change or batch`);
   const event = pullRequestFromEvent(env);
-  const baseRef = resolveBaseRef(root, f.baseRef, event.baseRef);
+  const baseRef = resolveBaseRef(root, f.baseRef ?? (mode === "batch" ? "HEAD" : undefined), event.baseRef);
   const baseSha = commitOf(root, baseRef);
   const headSha = f.headSha ?? event.headSha ?? commitOf(root, "HEAD");
   const log = (l: string) => err.write(`${l}\n`);
@@ -148,7 +155,7 @@ export async function ciCommand(f: CiFlags, config: Config, env: NodeJS.ProcessE
           options,
           root,
           seeds: target.engine === "input" ? state.corpus(rel) : [],
-          stopAfterNew: { known: new Set(stored.map((b) => b.signature)), settleSeconds: STOP_SETTLE_SECONDS },
+          ...(mode === "code-change" ? { stopAfterNew: { known: new Set(stored.map((b) => b.signature)), settleSeconds: STOP_SETTLE_SECONDS } } : {}),
         },
         {
           started: (id) => log(`campaign ${id}: ${target.engine} engine on ${rel} at ${headSha.slice(0, 12)} for ${seconds}s${f.farm ? ` on ${f.farm}` : ""}; base ${baseRef} (${baseSha.slice(0, 12)})`),
@@ -181,7 +188,7 @@ export async function ciCommand(f: CiFlags, config: Config, env: NodeJS.ProcessE
           runs: f.replays,
           reproduceCommand: reproduce,
           log,
-          isolation: { sandbox, hide },
+          isolation: { sandbox, hide, readable: [root] },
         }),
       );
       report = { target: rel, engine: target.engine, headSha, baseRef, baseSha, campaignId: camp.campaignId, seconds: camp.seconds, executions: camp.executions, buckets };
@@ -195,7 +202,7 @@ export async function ciCommand(f: CiFlags, config: Config, env: NodeJS.ProcessE
     await base?.remove();
   }
 
-  recordRun(report.buckets, run!, { state, root, commit: headSha, reproducerDir });
+  recordRun(report.buckets, run!, { state, root, commit: headSha, reproducerDir, goneIsFixed: mode === "batch" });
   const added = state.addCorpus(rel, corpus);
   log(`state: ${report.buckets.length} bucket(s) recorded, corpus +${added} input(s)${existsSync(reproducerDir) ? `; reproducers in ${relative(root, reproducerDir) || reproducerDir}` : ""}`);
   let md = markdownSummary(report);
