@@ -12,26 +12,35 @@ export interface RunCandidates {
   candidates: CandidateBucket[];
   /** Every candidate by id, as the state will store it (signature, engine, report relative to the checkout). */
   records: Map<string, Omit<StateBucket, "history" | "status"> & { history: StateBucket["history"]; status: StateBucket["status"] }>;
+  /** The campaign's own bucket id (the farm's, in farm mode) of each candidate that came from it. */
+  campaignIds: Map<string, string>;
 }
 
 /** Stored buckets first (known: true), then the campaign's buckets whose signature is not stored yet. */
 export function runCandidates(stored: StateBucket[], fromCampaign: CandidateBucket[], target: string, root: string, engine: string): RunCandidates {
   const candidates: CandidateBucket[] = [];
   const records: RunCandidates["records"] = new Map();
+  const campaignIds = new Map<string, string>();
   for (const b of stored) {
     candidates.push({ id: b.id, kind: b.kind, title: b.title, report: localize(b.report, root), known: true });
     records.set(b.id, { ...b, history: [] });
   }
-  const signatures = new Set(stored.map((b) => b.signature));
+  const bySignature = new Map(stored.map((b) => [b.signature, b.id]));
   for (const c of fromCampaign) {
     const ref = referenceState(c, root);
-    if (!ref || signatures.has(ref.state.signature)) continue;
-    signatures.add(ref.state.signature);
+    if (!ref) continue;
+    const storedId = bySignature.get(ref.state.signature);
+    if (storedId) {
+      if (!campaignIds.has(storedId)) campaignIds.set(storedId, c.id);
+      continue;
+    }
     const id = stateBucketId(target, ref.state.signature);
+    bySignature.set(ref.state.signature, id);
+    campaignIds.set(id, c.id);
     candidates.push({ ...c, id, title: ref.state.title });
     records.set(id, { version: 1, id, target, engine, kind: c.kind, title: ref.state.title, signature: ref.state.signature, status: "open", history: [], report: relocate(c.report, root) });
   }
-  return { candidates, records };
+  return { candidates, records, campaignIds };
 }
 
 export interface RecordOptions {

@@ -117,17 +117,20 @@ export async function ciCommand(f: CiFlags, config: Config, env: NodeJS.ProcessE
   const baseSha = commitOf(root, baseRef);
   const headSha = f.headSha ?? event.headSha ?? commitOf(root, "HEAD");
   const log = (l: string) => err.write(`${l}\n`);
+  // What was set up is said once the campaign runs: a command that fails before says only its one error line.
+  const setup: string[] = [];
+  const note = (l: string) => setup.push(l);
 
   // What earlier runs found, and where this one's reproducers go (fresh each run: the workflow uploads them).
   const state = new StateDir(resolve(f.state ?? join(root, DEFAULT_STATE_DIR))).open();
   const reproducerDir = resolve(f.reproducers ?? join(state.dir, "reproducers"));
   rmSync(reproducerDir, { recursive: true, force: true });
   const stored = state.buckets(rel, log);
-  log(`state ${relative(root, state.dir) || "."}: ${stored.length} known bucket(s) of ${rel}`);
+  note(`state ${relative(root, state.dir) || "."}: ${stored.length} known bucket(s) of ${rel}`);
 
   const gh = f.check ? githubOrWhyNot(env, f, log) : null;
   // The head's and the base's code run only sandboxed, with an allow-listed environment (never this one).
-  const sandbox = await ciSandbox(config, log);
+  const sandbox = await ciSandbox(config, note);
   const targetEnv = targetEnvironment(env, config.targetEnv);
   const hide = secretPaths(config, env);
   const runner = await campaignRunner(f, config, { sandbox, env: targetEnv }, log);
@@ -144,8 +147,8 @@ export async function ciCommand(f: CiFlags, config: Config, env: NodeJS.ProcessE
     check = gh ? await startCheck(gh, { headSha, name: f.checkName, minProgressIntervalMs: checkIntervalMs }, `Fuzzing \`${rel}\` for ${seconds}s`, log) : null;
     base = await checkoutBase(root, baseSha);
     const installed = await installBase({ headRoot: root, baseRoot: base.dir, env: targetEnv });
-    if (installed.ok) log(`base dependencies: ${installed.how}`);
-    else log(`base: ${(baseNote = installed.why)}; the base side gives no verdict`);
+    if (installed.ok) note(`base dependencies: ${installed.how}`);
+    else note(`base: ${(baseNote = installed.why)}; the base side gives no verdict`);
     try {
       const camp = await runner.run(
         {
@@ -158,7 +161,10 @@ export async function ciCommand(f: CiFlags, config: Config, env: NodeJS.ProcessE
           ...(mode === "code-change" ? { stopAfterNew: { known: new Set(stored.map((b) => b.signature)), settleSeconds: STOP_SETTLE_SECONDS } } : {}),
         },
         {
-          started: (id) => log(`campaign ${id}: ${target.engine} engine on ${rel} at ${headSha.slice(0, 12)} for ${seconds}s${f.farm ? ` on ${f.farm}` : ""}; base ${baseRef} (${baseSha.slice(0, 12)})`),
+          started: (id) => {
+            for (const l of setup.splice(0)) log(l);
+            log(`campaign ${id}: ${target.engine} engine on ${rel} at ${headSha.slice(0, 12)} for ${seconds}s${f.farm ? ` on ${f.farm}` : ""}; base ${baseRef} (${baseSha.slice(0, 12)})`);
+          },
           progress: (line) => {
             log(line);
             check?.progress(`Fuzzing \`${rel}\`: ${line}`).catch((e: Error) => log(`check progress: ${e.message}`));
@@ -179,7 +185,9 @@ export async function ciCommand(f: CiFlags, config: Config, env: NodeJS.ProcessE
       log(`replaying ${run.candidates.length} bucket(s) ${f.replays}x on head and on base`);
       const baseDir = base.dir;
       const baseTarget = join(baseDir, rel);
-      const reproduce = f.farm ? (id: string) => runner.reproduceCommand(id) : (id: string) => `npx fuzzfarm repro ${join(relative(root, reproducerDir), `${id}.json`).split(sep).join("/")}`;
+      // a reproducer file for every bucket; on a farm, the farm's bucket when the campaign hit it
+      const fileCommand = (id: string) => `npx fuzzfarm repro ${join(relative(root, reproducerDir), `${id}.json`).split(sep).join("/")}`;
+      const reproduce = (id: string) => (f.farm && run!.campaignIds.has(id) ? runner.reproduceCommand(run!.campaignIds.get(id)!) : fileCommand(id));
       const buckets = await withProcessEnv(targetEnv, () =>
         replayAndClassify(run!.candidates, {
           head: { root, target: target.path },
