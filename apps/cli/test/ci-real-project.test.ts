@@ -1,4 +1,6 @@
-// Issue 22: `fuzzfarm ci` the way a real project uses it. A user's repository
+// Issue 22: `fuzzfarm ci` the way a real project uses it: the installed
+// tarball's command (`npm run pack`, installed with `npm i -D` into a project
+// of its own, as apps/cli/test/package.test.ts does). A user's repository
 // (an "origin" in a temp dir): a package with one real npm dependency (`ms`,
 // installed from the registry with a package-lock.json), a fuzz target and a
 // Node driver that require it; main has bug A, a pull request adds bug B (and
@@ -14,11 +16,11 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sarifErrors } from "@fuzzfarm/github/testing";
-import { REPO, runCli, testFarm } from "./helpers";
+import { REPO, testFarm, type CliRun } from "./helpers";
 import { git } from "./pull-request-repo";
 
 function sh(cmd: string, args: string[], cwd: string, timeoutMs = 120_000) {
@@ -31,6 +33,35 @@ function sh(cmd: string, args: string[], cwd: string, timeoutMs = 120_000) {
     p.on("close", (code) => {
       clearTimeout(t);
       resolve({ code, out });
+    });
+  });
+}
+
+/** `npm run pack`'s tarball installed into a project of its own; returns its `fuzzfarm` entry. */
+async function installedFuzzfarm(tmp: string): Promise<string> {
+  const pack = await sh(process.execPath, [join(REPO, "scripts", "pack.mjs"), "--out", join(tmp, "pack")], REPO);
+  assert.equal(pack.code, 0, pack.out);
+  const tarball = pack.out.trim().split("\n").pop()!;
+  const inst = join(tmp, "fuzzfarm-install");
+  mkdirSync(inst, { recursive: true });
+  writeFileSync(join(inst, "package.json"), JSON.stringify({ name: "ci-host", version: "1.0.0", private: true }));
+  const i = await sh("npm", ["i", "-D", "--no-audit", "--no-fund", "--prefer-offline", "--omit=optional", tarball], inst, 180_000);
+  assert.equal(i.code, 0, i.out);
+  return join(inst, "node_modules", "fuzzfarm", "dist", "fuzzfarm.cjs");
+}
+
+/** The installed `fuzzfarm`, run from `cwd` (the user's checkout) as `npx fuzzfarm` would. */
+function fuzzfarm(bin: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, timeoutMs = 180_000): Promise<CliRun> {
+  return new Promise((resolve) => {
+    const p = spawn(process.execPath, [bin, ...args], { cwd, env: { ...env, FUZZFARM_TEST: undefined, NODE_OPTIONS: undefined } as NodeJS.ProcessEnv });
+    let stdout = "";
+    let stderr = "";
+    p.stdout.on("data", (d) => (stdout += d));
+    p.stderr.on("data", (d) => (stderr += d));
+    const t = setTimeout(() => p.kill("SIGKILL"), timeoutMs);
+    p.on("close", (code) => {
+      clearTimeout(t);
+      resolve({ code, stdout, stderr });
     });
   });
 }
@@ -70,6 +101,7 @@ test("ci in a real project: npm dependency on both sides, clones at other paths 
   const farms: Awaited<ReturnType<typeof testFarm>>[] = [];
   try {
     // The user's repository, with `ms` from the registry and its lockfile.
+    const bin = await installedFuzzfarm(tmp);
     const origin = join(tmp, "origin");
     git(tmp, "init", "-q", "-b", "main", origin);
     git(origin, "config", "user.email", "ci@example.invalid");
@@ -110,7 +142,7 @@ test("ci in a real project: npm dependency on both sides, clones at other paths 
       if (stateFrom) cpSync(join(stateFrom, ".fuzzfarm-state"), join(dir, ".fuzzfarm-state"), { recursive: true });
       const env = { ...farm.env, FUZZFARM_DATA_DIR: join(dir, ".fuzzfarm"), GITHUB_EVENT_PATH: "", GITHUB_BASE_REF: "" };
       const args = ["ci", "--target", join(dir, "fuzz.js"), "--workers", "1", "--replays", "2", "--time", "20s", "--job-seconds", "4s", "--base-ref", baseRef, "--json", "--sarif", join(dir, "..", "out.sarif"), "--summary", join(dir, "..", "out.md"), ...extra];
-      const r = await runCli(args, env, 180_000);
+      const r = await fuzzfarm(bin, args, dir, env);
       const report = JSON.parse(r.stdout || "{}") as { buckets?: { id: string; class: string; title: string; signature: string; reproduce: string }[] };
       const count = (c: string) => (report.buckets ?? []).filter((b) => b.class === c);
       return { r, report, count, log: `${r.stdout}\n${r.stderr.slice(-4000)}` };
@@ -161,13 +193,8 @@ test("ci in a real project: npm dependency on both sides, clones at other paths 
     const file = join(tmp, `${b.id}.json`);
     cpSync(join(reproDir, `${b.id}.json`), file);
     const noDb = { ...process.env, FUZZFARM_DATABASE_URL: "postgresql://postgres@127.0.0.1:1/none", FUZZFARM_REDIS_URL: "redis://127.0.0.1:1" };
-    const rep = await new Promise<{ code: number | null; out: string }>((resolve) => {
-      const p = spawn(process.execPath, ["--import", import.meta.resolve("tsx"), join(REPO, "apps", "cli", "src", "main.ts"), "repro", file, "--runs", "2"], { cwd: c4, env: noDb });
-      let out = "";
-      p.stdout.on("data", (d) => (out += d));
-      p.stderr.on("data", (d) => (out += d));
-      p.on("close", (code) => resolve({ code, out }));
-    });
+    const repRun = await fuzzfarm(bin, ["repro", file, "--runs", "2"], c4, noDb);
+    const rep = { code: repRun.code, out: repRun.stdout + repRun.stderr };
     assert.equal(rep.code, 0, rep.out);
     assert.match(rep.out, new RegExp(`^${b.id} \\(uncaught: uncaught TypeError in unit \\(lib\\.js\\)\\): reproduced in 2/2 run\\(s\\)`));
     assert.ok(existsSync(join(reproDir, `${b.id}.input`)));

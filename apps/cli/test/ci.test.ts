@@ -88,6 +88,7 @@ test("ci on a pull request: one new bucket (fails, annotated, in SARIF) and one 
   } finally {
     await gh.close();
     await rm(dir, { recursive: true, force: true });
+    await rm(`${dir}-step-summary.md`, { force: true });
     await farm.close();
   }
 });

@@ -36,7 +36,8 @@ export interface ReproducerFile {
 
 /** This FuzzFarm's version (its CLI package's). */
 export function fuzzfarmVersion(): string {
-  for (const rel of ["../../package.json", "../../../../../../package.json"]) {
+  // checkout: apps/cli/package.json; installed bundle: the package beside dist/
+  for (const rel of ["../../package.json", "../package.json"]) {
     try {
       const p = JSON.parse(readFileSync(new URL(rel, import.meta.url), "utf8")) as { name?: string; version?: string };
       if (p.version && (p.name === "fuzzfarm" || p.name === "@fuzzfarm/cli")) return p.version;
