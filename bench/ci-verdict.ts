@@ -1,5 +1,5 @@
 // Time to a pull request's verdict with `fuzzfarm ci`: the same pull request
-// (a base with bug A, a head that adds bug B: apps/cli's test scenario) run
+// (a base with bug A, a head that adds bug B) run
 // by the real CLI in `code-change` mode (the campaign ends once its new
 // buckets settle) and, as the baseline measured in the same run, in `batch`
 // mode (the whole time box). For each it prints when the campaign first
@@ -9,14 +9,34 @@
 // new bucket. Each run has its own database and queue prefix; the state
 // directory of a first `batch` run on the base makes A known.
 //   node --import tsx bench/ci-verdict.ts [timeBoxSeconds=60] [rounds=1]
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createTestDatabase } from "@fuzzfarm/db/testing";
-import { git, pullRequestRepo } from "../apps/cli/test/pull-request-repo";
+
+/** git in `dir`; throws with its stderr when it fails. */
+function git(dir: string, ...args: string[]): void {
+  const r = spawnSync("git", ["-C", dir, ...args], { encoding: "utf8" });
+  if (r.status !== 0) throw new Error(`git ${args.join(" ")}: ${r.stderr}`);
+}
+
+/** The pull request: main's decoder throws on a leading "A" (bug A); the head adds a throw on "B" second (bug B). */
+function pullRequestRepo(dir: string): void {
+  const bugA = 'export function fuzz(data) {\n  if (data.length > 0 && data[0] === 0x41) throw new Error("bug A");\n}\n';
+  const bugB = bugA.replace("\n}\n", '\n  tail(data);\n}\nfunction tail(data) {\n  if (data.length > 1 && data[1] === 0x42) throw new TypeError("bug B");\n}\n');
+  git(dir, "init", "-q", "-b", "main");
+  git(dir, "config", "user.email", "bench@example.invalid");
+  git(dir, "config", "user.name", "bench");
+  writeFileSync(join(dir, "package.json"), '{"type":"module"}\n');
+  for (const [message, text] of [["base: bug A", bugA], ["head: bug B", bugB]] as const) {
+    writeFileSync(join(dir, "decoder.js"), text);
+    git(dir, "add", ".");
+    git(dir, "commit", "-q", "-m", message);
+  }
+}
 
 const REPO = fileURLToPath(new URL("..", import.meta.url));
 const CLI = join(REPO, "apps", "cli", "src", "main.ts");
@@ -67,7 +87,7 @@ const fmt = (x: number | null) => (x === null ? "-" : `${x.toFixed(1)}s`);
 for (let round = 0; round < rounds; round++) {
   const dir = mkdtempSync(join(tmpdir(), "ffbench-ci-"));
   try {
-    await pullRequestRepo(dir);
+    pullRequestRepo(dir);
     // A known from the base branch: a batch run on HEAD~1's tree fills the state directory.
     git(dir, "checkout", "-q", "HEAD~1");
     const seed = await ci(dir, ["--mode", "batch", "--time", "15s", "--base-ref", "HEAD"], 0);
