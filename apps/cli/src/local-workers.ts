@@ -17,12 +17,13 @@ export interface LocalWorkers {
 /** pino's level numbers and names. */
 const LEVEL_NAMES = { 60: "fatal", 50: "error", 40: "warn", 30: "info", 20: "debug", 10: "trace" } as const;
 
-export function startLocalWorkers(config: Config, n: number, logger: Logger, env: NodeJS.ProcessEnv = {}): LocalWorkers {
+/** `base` is the environment the workers start from (their targets inherit it, less the farm's secrets): default this process's. */
+export function startLocalWorkers(config: Config, n: number, logger: Logger, env: NodeJS.ProcessEnv = {}, base: NodeJS.ProcessEnv = process.env): LocalWorkers {
   const procs: ChildProcess[] = [];
   for (let i = 0; i < n; i++) {
     const p = spawn(process.execPath, workerCommandLine(), {
       env: {
-        ...process.env,
+        ...base,
         FUZZFARM_REDIS_URL: config.redisUrl,
         FUZZFARM_QUEUE_PREFIX: config.queuePrefix,
         FUZZFARM_LOCK_MS: String(config.lockMs),

@@ -87,6 +87,9 @@ program
   .option("--head-sha <sha>", "commit the check run is for (default: the pull request's head, else HEAD)")
   .option("--farm <url>", "run the campaign on a running farm through its dashboard's CI API (the farm must read the target at the same path)")
   .option("--token <token>", "the farm's CI token for --farm (default env FUZZFARM_CI_TOKEN)")
+  .addOption(new Option("--mode <mode>", "code-change: a pull request, ends once its new buckets settle; batch: push / schedule, the whole --time, base HEAD, marks buckets the head lost fixed").choices(["code-change", "batch"]).default("code-change"))
+  .option("--state <dir>", "state directory carried between runs: buckets, history, corpus (default <repo>/.fuzzfarm-state; keep it with actions/cache)")
+  .option("--reproducers <dir>", "where each bucket's reproducer file is written, emptied first (default <state>/reproducers)")
   .action((o) => run(async () => (await import("./commands/ci")).ciCommand(o, configFrom(g())))());
 
 program
@@ -132,8 +135,9 @@ bucket
 
 program
   .command("repro <bucket>")
-  .description("replay a bucket's reproducer and say whether it reproduced (exit 0 yes, 1 no)")
+  .description("replay a bucket's reproducer, or a reproducer file of `fuzzfarm ci` (no database needed), and say whether it reproduced (exit 0 yes, 1 no)")
   .option("--runs <n>", "replays", intFlag(1, 100_000), 1)
+  .option("--root <dir>", "reproducer file: the repository it runs in (default: the one around the current directory)")
   .option("--json", "JSON output")
   .action((id, o) => run(async () => (await import("./commands/repro")).reproCommand(id, o, configFrom(g())))());
 

@@ -83,6 +83,12 @@ export const ConfigSchema = z.object({
    * directory either way. Default "auto" (env FUZZFARM_SANDBOX).
    */
   sandbox: z.enum(["auto", "fs", "net", "none"]).default("auto"),
+  /**
+   * Environment variables `fuzzfarm ci` passes on to the code it runs (a pull request's head and base, which it does not
+   * trust) besides PATH, HOME, the locale and TZ: names only, the values come from the CI job's environment
+   * (comma-separated in env FUZZFARM_TARGET_ENV). Default none.
+   */
+  targetEnv: z.preprocess((v) => (typeof v === "string" ? v.split(",").map((s) => s.trim()).filter(Boolean) : v), z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must be variable names"))).default([]),
   /** Skip the engines' start-up probes in workers (tests starting many workers). Default false. */
   skipSelfTest: z.preprocess((v) => (typeof v === "string" ? v === "1" || v === "true" : v), z.boolean()).default(false),
   /**
@@ -119,6 +125,7 @@ const ENV: Record<string, keyof ConfigInput> = {
   FUZZFARM_ENGINES: "engines",
   FUZZFARM_SKIP_SELFTEST: "skipSelfTest",
   FUZZFARM_SANDBOX: "sandbox",
+  FUZZFARM_TARGET_ENV: "targetEnv",
   FUZZFARM_LOG_LEVEL: "logLevel",
 };
 

@@ -98,6 +98,11 @@ export async function insertJobs(db: Db, jobs: JobRowInput[]): Promise<void> {
   });
 }
 
+/** A queued job that will not run (its result was refused): failed with the reason. */
+export async function markJobFailed(db: Db, jobId: string, error: string): Promise<void> {
+  await db.prisma.job.updateMany({ where: { id: jobId, status: "queued" }, data: { status: "failed", error, finishedAt: new Date() } });
+}
+
 /** Jobs of a campaign not yet done: the coordinator re-enqueues them after a restart (BullMQ dedups by id). */
 export async function openJobs(db: Db, campaignId: string) {
   return db.prisma.job.findMany({ where: { campaignId, status: "queued" }, orderBy: { queuedAt: "asc" } });

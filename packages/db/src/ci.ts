@@ -4,6 +4,7 @@
 // artifact) and the farm's own reproduction counts. The CLI reads it from
 // the database in local mode and through the dashboard's CI API in farm
 // mode, so both modes classify the same list.
+import { createHash } from "node:crypto";
 import type { Db } from "./client";
 
 /** A bucket `fuzzfarm ci` replays on the head and on the base. */
@@ -44,4 +45,27 @@ export async function ciCandidates(db: Db, targetPath: string, limit = CI_MAX_CA
         ]
       : [],
   );
+}
+
+/**
+ * Seed a new campaign with a corpus carried from earlier runs (`fuzzfarm ci`'s
+ * state directory): each input becomes a corpus entry of the campaign, so
+ * its planners start from it. Returns how many were added (duplicates skipped).
+ */
+export async function importCiCorpus(db: Db, campaignId: string, inputs: readonly Buffer[]): Promise<number> {
+  if (!inputs.length) return 0;
+  const strategy = { imported: "ci-state" };
+  const data = inputs.map((input) => ({
+    campaignId,
+    hash: createHash("sha256").update(input).update(JSON.stringify(strategy)).digest("hex"),
+    input: new Uint8Array(input),
+    strategy,
+  }));
+  return (await db.prisma.corpusEntry.createMany({ data, skipDuplicates: true })).count;
+}
+
+/** The inputs of a campaign's corpus (what `fuzzfarm ci` keeps in its state directory). */
+export async function ciCorpusInputs(db: Db, campaignId: string): Promise<Buffer[]> {
+  const rows = await db.prisma.corpusEntry.findMany({ where: { campaignId }, select: { input: true }, orderBy: { createdAt: "asc" } });
+  return rows.map((r) => Buffer.from(r.input));
 }

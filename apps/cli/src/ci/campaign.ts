@@ -14,6 +14,15 @@ export interface CiCampaignSpec {
   jobSeconds: number;
   /** Engine options (-o key=value). */
   options: Record<string, unknown>;
+  /** Repository root: crash frames and titles are relative to it (local mode; a farm uses its own). */
+  root: string;
+  /** Corpus carried from earlier runs (state directory), seeded into the campaign (local mode). */
+  seeds?: Buffer[];
+  /**
+   * Code-change mode: end the campaign early once it has found a bucket whose signature is not in this set and
+   * `settleSeconds` passed without another such one (the replays then confirm them). Default: run to the deadline.
+   */
+  stopAfterNew?: { known: ReadonlySet<string>; settleSeconds: number };
 }
 
 export interface CiCampaignHooks {
@@ -33,6 +42,8 @@ export interface CiCampaignResult {
   buckets: number;
   /** Every bucket the farm knows for the target (this campaign's and earlier ones), to replay on head and base. */
   candidates: CandidateBucket[];
+  /** The campaign's corpus inputs, to keep in the state directory (local mode). */
+  corpus?: Buffer[];
 }
 
 export interface CiCampaignRunner {

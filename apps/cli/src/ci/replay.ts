@@ -7,7 +7,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, relative, sep } from "node:path";
 import { CRASH_KINDS, Reproducer, type Engine, type EngineName, type Finding, type Outcome } from "@fuzzfarm/protocol";
-import { checkOptimizers, loadEngines } from "@fuzzfarm/worker";
+import { checkOptimizers, jobSandbox, loadEngines, type ResolvedSandbox } from "@fuzzfarm/worker";
 import { crashState, matchesBucket, stateAsBucket, type CrashState } from "@fuzzfarm/triage";
 import { classify, type PullRequestBucket, type SourceLocation } from "@fuzzfarm/github";
 
@@ -17,6 +17,8 @@ export interface CandidateBucket {
   kind: string;
   title: string;
   report: { message: string; stack: string; artifact: unknown };
+  /** Seen by an earlier run (the state directory): pre-existing when the base cannot tell. */
+  known?: boolean;
 }
 
 export interface Side {
@@ -24,6 +26,8 @@ export interface Side {
   root: string;
   /** The target file in this checkout; null when the target does not exist there. */
   target: string | null;
+  /** Why this checkout cannot run its target (its dependencies could not be installed); its replays are skipped. */
+  unavailable?: string;
 }
 
 /** The finding a stored report describes (what the worker sent), to recompute its state under another root. */
@@ -35,8 +39,15 @@ function findingOfReport(kind: string, r: CandidateBucket["report"], repro: Repr
   return { kind: "oracle", oracle: String(detail.oracle ?? ""), ...base };
 }
 
+/** A stored bucket's state under `root` (its report's paths relative to that root), with its reproducer; null without one. */
+export function referenceState(b: Pick<CandidateBucket, "kind" | "report">, root: string): { state: CrashState; repro: Reproducer } | null {
+  const parsed = Reproducer.safeParse((b.report.artifact as { reproducer?: unknown }).reproducer);
+  if (!parsed.success) return null;
+  return { state: crashState(findingOfReport(b.kind, b.report, parsed.data), { rootDir: root }), repro: parsed.data };
+}
+
 /** The run's state when it is the bucket's bug (triage's one rule, each side's paths relative to its own root). */
-function sameBug(o: Outcome, side: Side, ref: CrashState): CrashState | null {
+export function sameBug(o: Outcome, side: Pick<Side, "root">, ref: CrashState): CrashState | null {
   if (o.kind === "ok") return null;
   const s = crashState(o, { rootDir: side.root });
   return matchesBucket(s, stateAsBucket(ref, "ref")) ? s : null;
@@ -55,17 +66,36 @@ interface SideResult {
   hits: number;
   state: CrashState | null;
   message: string | null;
+  /** Why the target could not run on this side (it did not load): the side has no verdict. */
+  error?: string;
 }
 
-async function replaySide(engine: Engine, repro: Reproducer, side: Side, ref: CrashState, runs: number): Promise<SideResult> {
+/** How the replays run the pull request's code: in this sandbox, with these paths hidden (ci/sandbox.ts). */
+export interface ReplayIsolation {
+  sandbox: ResolvedSandbox;
+  /** What the "fs" sandbox covers: the data directory (job key), secret files. */
+  hide: string[];
+  /** What both sides must read besides their own checkout (the head's node_modules the base borrows). */
+  readable: string[];
+}
+
+async function replaySide(engine: Engine, repro: Reproducer, side: Side, ref: CrashState, runs: number, iso: ReplayIsolation): Promise<SideResult> {
   if (!side.target) return { runs: 0, hits: 0, state: null, message: null };
+  if (side.unavailable) return { runs: 0, hits: 0, state: null, message: null, error: side.unavailable };
   const workDir = await mkdtemp(join(tmpdir(), "ffci-replay-"));
+  const sandbox = jobSandbox(iso.sandbox, workDir, { readable: [side.root, side.target, ...iso.readable], hide: iso.hide });
   let hits = 0;
   let state: CrashState | null = null;
   let message: string | null = null;
   try {
     for (let i = 0; i < runs; i++) {
-      const o = await engine.reproduce({ path: side.target }, repro, { signal: AbortSignal.timeout(120_000), workDir });
+      let o: Outcome;
+      try {
+        o = await engine.reproduce({ path: side.target }, repro, { signal: AbortSignal.timeout(120_000), workDir, sandbox });
+      } catch (e) {
+        // a target that does not load on this side (a missing dependency, a syntax error) is that side's answer
+        return { runs: 0, hits: 0, state: null, message: null, error: (e as Error).message.split("\n")[0]! };
+      }
       const s = sameBug(o, side, ref);
       if (s) {
         hits++;
@@ -91,6 +121,7 @@ export interface ReplayOptions {
   log: (line: string) => void;
   /** Optimizers a stored reproducer may run here (FUZZFARM_ALLOWED_OPTIMIZERS); default none. */
   allowedOptimizers?: string[];
+  isolation: ReplayIsolation;
 }
 
 /** Replay each candidate on both sides and classify it. */
@@ -124,8 +155,10 @@ export async function replayAndClassify(candidates: CandidateBucket[], o: Replay
       engines.set(repro.engine, engine);
     }
     const ref = crashState(findingOfReport(b.kind, b.report, repro), { rootDir: o.reportRoot });
-    const [head, base] = await Promise.all([replaySide(engine, repro, o.head, ref, o.runs), replaySide(engine, repro, o.base, ref, o.runs)]);
-    const cls = classify(head, base);
+    const [head, base] = await Promise.all([replaySide(engine, repro, o.head, ref, o.runs, o.isolation), replaySide(engine, repro, o.base, ref, o.runs, o.isolation)]);
+    // Without a verdict on the base, a bug the head has is pre-existing only when an earlier run saw it.
+    const cls = base.error && head.hits > 0 ? (b.known ? "pre-existing" : "new") : classify(head, base);
+    for (const [name, side] of [["head", head], ["base", base]] as const) if (side.error) o.log(`bucket ${b.id}: no verdict on the ${name}: ${side.error}`);
     const shown = head.state ?? base.state;
     const where = head.state ? locationIn(head.state, o.head.root) : base.state ? locationIn(base.state, o.base.root) : undefined;
     o.log(`bucket ${b.id}: head ${head.hits}/${head.runs}, base ${base.hits}/${base.runs} -> ${cls}  ${shown?.title ?? b.title}`);

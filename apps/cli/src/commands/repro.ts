@@ -1,10 +1,11 @@
-// `fuzzfarm repro <bucket>`: replay a bucket's reproducer locally with its
+// `fuzzfarm repro <bucket | FILE.json>`: replay a bucket's reproducer locally with its
 // engine and say whether the same crash came back (exit 0 yes, 1 no). "The
 // same crash" is triage's one rule (matchesBucket) against the bucket and the
 // target's other buckets, with the root the farm's coordinator classifies with.
 // The run is the one a replay job would be (protocol's jobReproducer: the
 // stored report's input, seed and schedule, the campaign's stored options), and
 // an optimizer in it runs only when FUZZFARM_ALLOWED_OPTIMIZERS lists it.
+import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -17,7 +18,9 @@ import type { Config } from "@fuzzfarm/config";
 import { terminalText } from "@fuzzfarm/logging";
 import { openFarm, PROJECT_ROOT } from "../context";
 
-export async function reproCommand(id: string, f: { runs?: number; json?: boolean }, config: Config, out = process.stdout): Promise<number> {
+export async function reproCommand(id: string, f: { runs?: number; json?: boolean; root?: string }, config: Config, out = process.stdout): Promise<number> {
+  // a reproducer file (`fuzzfarm ci`'s artifact) runs without a database
+  if (/\.json$/i.test(id) && existsSync(id)) return (await import("../ci/reproducer-file")).reproFile(id, f, out);
   const farm = await openFarm(config);
   let bucket;
   let first;
