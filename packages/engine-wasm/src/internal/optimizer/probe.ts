@@ -79,3 +79,13 @@ export function probeSummary(probe: OptimizerProbe): string {
   const m = Object.entries(probe.missing);
   return m.length ? `the optimizer lacks ${m.map(([f, why]) => `${f} (${why})`).join(", ")}: programs are generated without them` : "";
 }
+
+/**
+ * Before a campaign starts (`fuzzfarm fuzz --engine wasm`): the optimizer under test of its options must be
+ * able to work at all. Throws FF_ERR_CONFIG in one line naming the release and what it said.
+ */
+export async function checkWasmCampaignOptions(options: { optimizer?: unknown; optimizerCmd?: unknown }): Promise<void> {
+  const path = typeof options.optimizer === "string" ? options.optimizer : null;
+  const cmd = typeof options.optimizerCmd === "string" ? options.optimizerCmd : null;
+  if (path || cmd) await probeOptimizer({ path, cmd });
+}
