@@ -44,7 +44,7 @@ test("an old release without Features that exits on bulk memory: programs come w
     assert.equal(r.error, undefined);
     assert.ok(r.execs >= 24, `execs ${r.execs}`);
     assert.deepEqual(r.findings.map((f) => f.message), []);
-    assert.equal(r.corpus[0]?.strategy.generator?.bulkMemory, false);
+    assert.equal((r.corpus[0]?.strategy.generator as { bulkMemory?: boolean } | undefined)?.bulkMemory, false);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

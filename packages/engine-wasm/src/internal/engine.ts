@@ -171,8 +171,17 @@ function hashStr(s: string): number {
 export function createWasmEngine(opts: WasmEngineOptions = {}): Engine<"wasm"> {
   const specs = offeredSpecs(opts);
   const commands = specs.filter((s) => s.kind === "cmd").map((s) => s.name!);
-  const offered = () => offeredIds(specs);
-  const checkJob = (job: JobFor<"wasm">) => checkEngineIds(job.options.engines, offered());
+  /** Engines the self-test found unable to run the runner at all (name -> why): left out of the offer. */
+  const unusable = new Map<string, string>();
+  const offered = () => offeredIds(specs.filter((s) => !unusable.has(s.name ?? s.kind)));
+  const checkJob = (job: JobFor<"wasm">) => {
+    try {
+      checkEngineIds(job.options.engines, offered());
+    } catch (e) {
+      const why = [...unusable].filter(([n]) => job.options.engines.some((id) => id.split(":")[0] === n)).map(([, w]) => w);
+      throw why.length ? new FuzzFarmError("FF_ERR_BAD_JOB", `${(e as Error).message}; left out at start-up: ${why.join("; ")}`) : e;
+    }
+  };
 
   const engine: Engine<"wasm"> = {
     name: "wasm",
@@ -192,6 +201,10 @@ export function createWasmEngine(opts: WasmEngineOptions = {}): Engine<"wasm"> {
         });
         if (ok.findings.length)
           throw new FuzzFarmError("FF_ERR_ENGINE_SELFTEST", `wasm engine: a correct program failed its oracles on ${ok.findings[0]!.config.tier}: ${ok.findings[0]!.message}`);
+        // A Deno or Bun binary the operator named (FUZZFARM_DENO_PATH / FUZZFARM_BUN_PATH; the pinned npm ones are
+        // known to work) may be a release that cannot run the runner: it is left out of the offer, with why.
+        for (const s of specs.filter((x) => (x.kind === "deno" || x.kind === "bun") && x.path && existsSync(x.path)))
+          await h.assertUsable(s.kind).catch((e: unknown) => unusable.set(s.kind, e instanceof Error ? e.message : String(e)));
         const bad = await h.check(p, { runs: 2, strategy: "race", tiers: false, optLevels: [], fault: { kind: "narrow", where: "all" } });
         if (!bad.faultApplies || !bad.findings.length)
           throw new FuzzFarmError("FF_ERR_ENGINE_SELFTEST", "wasm engine: an injected fault (narrowed atomic RMW) was not caught");
