@@ -212,9 +212,12 @@ export function evaluate(p: Program): Execution {
             const m = widthMask(s.m.w);
             const next = s.op === "cmpxchg" ? (old === (s.exp & m) ? s.v & m : old) : applyRmw(s.m.w, old, s.op, s.m.w, s.v)[0];
             mem.put(s.m.off, bytes, next);
-            st.locals[s.l] = Number(BigInt.asIntN(32, old));
+            if (s.use !== "drop") st.locals[s.l] = Number(BigInt.asIntN(32, s.use === "part" ? old & 0xffn : old));
             break;
           }
+          case "await": st.locals[s.l] = s.match ? 2 : 1; break;
+          case "notify": st.locals[s.l] = 0; break;
+          case "fence": break;
           case "fill": mem.b.fill(s.val & 0xff, s.off, s.off + s.len); break;
           case "copy": mem.b.copyWithin(s.dst, s.src, s.src + s.len); break;
           case "let": tmp[s.v] = E(s.e); exec(s.body); break;
