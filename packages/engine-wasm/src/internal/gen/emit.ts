@@ -6,7 +6,7 @@
 // its region and setting its completion word (atomic store + notify).
 import type { E64, Expr, Mem, Program, Stmt, Ty, Width } from "./ir";
 import { NLOCALS } from "./ir";
-import { cellAddr, doneAddr, flagAddr, lockAddr, R_DET, R_LOGN, R_RSUM, R_SCRATCH, regionAddr, writtenWords } from "./layout";
+import { cellAddr, doneAddr, flagAddr, lockAddr, mailboxAddr, R_DET, R_LOGN, R_RSUM, R_SCRATCH, regionAddr, writtenWords } from "./layout";
 
 export function rmwName(ty: Ty, w: Width, op: string): string {
   const full = ty === "i32" ? 32 : 64;
@@ -173,10 +173,15 @@ function threadFunc(p: Program, t: number): string {
           break;
         }
         case "signal":
-          out.push(`${ind}(i32.atomic.store ${k32(flagAddr(s.flag))} (i32.const 1))`);
+          for (let k = 0; k < (s.msg ?? 0); k++) out.push(`${ind}(i32.store ${k32(mailboxAddr(s.flag) + 4 * k)} (i32.add (local.get $det) (i32.const ${k})))`);
+          if (s.rel === "rmw") out.push(`${ind}(drop (i32.atomic.rmw.or ${k32(flagAddr(s.flag))} (i32.const 1)))`);
+          else out.push(`${ind}(i32.atomic.store ${k32(flagAddr(s.flag))} (i32.const 1))`);
           out.push(`${ind}(drop (memory.atomic.notify ${k32(flagAddr(s.flag))} (i32.const 1)))`);
           break;
-        case "wait": out.push(ind + spinWait(flagAddr(s.flag), L)); break;
+        case "wait":
+          out.push(ind + spinWait(flagAddr(s.flag), L));
+          for (let k = 0; k < (s.msg ?? 0); k++) out.push(`${ind}(local.set $det (call $mix (local.get $det) (i32.load ${k32(mailboxAddr(s.flag) + 4 * k)})))`);
+          break;
       }
     }
   };

@@ -507,8 +507,11 @@ class Gen {
         if (!this.rng.chance(0.6)) continue;
         const j = this.rng.between(0, i - 1);
         const flag = this.flags++;
-        this.insertTop(kids[j]!.body, { k: "signal", flag });
-        this.insertTop(kids[i]!.body, { k: "wait", flag });
+        // message passing: plain data handed over by the flag's release / acquire (forms grammar)
+        const msg = this.cfg.forms ? this.rng.between(0, 3) : 0;
+        const rel = this.cfg.forms && this.rng.chance(0.4) ? "rmw" as const : "store" as const;
+        this.insertTop(kids[j]!.body, msg || rel === "rmw" ? { k: "signal", flag, msg, rel } : { k: "signal", flag });
+        this.insertTop(kids[i]!.body, msg ? { k: "wait", flag, msg } : { k: "wait", flag });
       }
     }
   }

@@ -90,8 +90,13 @@ export type Stmt =
   | { k: "locked"; site: number; lock: number; cell: number; v: number }
   | { k: "spawn"; t: number }
   | { k: "join"; t: number }
-  | { k: "signal"; flag: number }
-  | { k: "wait"; flag: number };
+  /**
+   * Message passing (`forms`): the signaller first writes `msg` plain words to the flag's mailbox (its det
+   * plus k), then releases by an atomic store (or an RMW, rel "rmw") and notify; the waiter acquires by its
+   * atomic load / wait, then reads the words plainly. Data-race-free, so the result is known.
+   */
+  | { k: "signal"; flag: number; msg?: number; rel?: "store" | "rmw" }
+  | { k: "wait"; flag: number; msg?: number };
 
 export type CellClass = "add" | "bits" | "xchg" | "cas" | "locked";
 export interface Cell {
