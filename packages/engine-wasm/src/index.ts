@@ -25,3 +25,4 @@ export { STRATEGIES, runSpec } from "./internal/runner/strategies";
 export { encodeWat, encodeWatBinaryen } from "./internal/wasm-tools";
 export { optimize, passEffects, OPT_LEVELS, type OptLevel, type OptimizerSource } from "./internal/optimize";
 export { hasRacingRmw } from "./internal/gen/hb";
+export { probeOptimizer, withinOptimizer, checkWasmCampaignOptions, PROBED_FEATURES, type OptimizerProbe } from "./internal/optimizer/probe";

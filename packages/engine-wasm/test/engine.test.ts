@@ -73,17 +73,19 @@ test("minimization shrinks a failing program that still fails the same oracle; t
 
 test("a finding's reproducer names the optimizer under test, so its replay runs that optimizer and not the project's own", async () => {
   // An optimizer under test that differs from the project's Binaryen: a binaryen package whose
-  // optimize() crashes (a directory, as `-o optimizer=DIR`), and a command that fails (`-o optimizerCmd`).
+  // optimize() crashes (a directory, as `-o optimizer=DIR`), and a command that fails (`-o optimizerCmd`),
+  // each on generated programs only (modules exporting th0; the probe's small modules pass: an optimizer that fails on every
+  // module is refused before the job runs, test/optimizer-probe.test.ts).
   // Each finding must replay with it; a replay with the project's own Binaryen would come back ok.
   const dir = mkdtempSync(join(tmpdir(), "ff-fake-binaryen-"));
   const real = createRequire(import.meta.url).resolve("binaryen");
   writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "binaryen", version: "0.0.0-broken", type: "module", main: "index.js" }));
   writeFileSync(join(dir, "index.js"), `import real from ${JSON.stringify(pathToFileURL(real).href)};
 const b = Object.create(real);
-b.readBinary = (bytes) => { const m = real.readBinary(bytes); m.optimize = () => { throw new Error("broken optimizer"); }; return m; };
+b.readBinary = (bytes) => { const m = real.readBinary(bytes); if (Buffer.from(bytes).includes("th0")) m.optimize = () => { throw new Error("broken optimizer"); }; return m; };
 export default b;\n`);
   try {
-    for (const optimizer of [{ optimizer: dir }, { optimizerCmd: "false" }]) {
+    for (const optimizer of [{ optimizer: dir }, { optimizerCmd: `sh -c 'if grep -q th0 "$3"; then exit 1; fi; cp "$3" "$5"' x` }]) {
       const r = EngineResult.parse(await wasmEngine.run(job("small", { runsPerProgram: 2, strategy: "race", ...optimizer }, 2), ctx()));
       const f = r.findings.find((x) => x.kind === "oracle" && x.oracle.startsWith("optimizer@"));
       assert.ok(f, `an optimizer finding with ${JSON.stringify(optimizer)}: ${JSON.stringify(r.findings.map((x) => x.message))}`);

@@ -70,7 +70,8 @@ test("a real miscompile: binaryen 98.0.0 makes a generated atomic load signed (i
       return;
     }
     assert.ok(existsSync(join(dir, "node_modules/b98/package.json")));
-    const p = generate(SEED_98, parseGenConfig({ preset: "opt" }));
+    // the grammar as it was when the seed was found (the `forms` grammar draws from the same seeded stream)
+    const p = generate(SEED_98, parseGenConfig({ preset: "opt", forms: false, fence: false }));
     const bytes = await encodeWat(emitWat(p));
     await assert.rejects(optimize(bytes, "O2", { path: join(dir, "node_modules/b98"), cmd: null }), /does not validate/);
     assert.equal(runSequential(await optimize(bytes, "O2", { path: join(dir, "node_modules/b98fix"), cmd: null }), p), expectedOf(p));

@@ -71,7 +71,7 @@ test("bad command engine configurations are FF_ERR_CONFIG", () => {
 
 test("the start-up probe runs the configured command engines: one that does not speak the runner protocol fails it", async () => {
   await createWasmEngine({ commands: [{ name: "mine", command: [process.execPath, RUNNER_PATH] }] }).selfTest();
-  await assert.rejects(createWasmEngine({ commands: [{ name: "broken", command: ["/bin/false"] }] }).selfTest(), (e: unknown) => isFuzzFarmError(e) && e.code === "FF_ERR_ENGINE_SELFTEST" && /on broken: engine process died/.test(e.message));
+  await assert.rejects(createWasmEngine({ commands: [{ name: "broken", command: ["/bin/false"] }] }).selfTest(), (e: unknown) => isFuzzFarmError(e) && e.code === "FF_ERR_ENGINE_SELFTEST" && /engine broken \(unknown\) cannot run the wasm runner: no output \(exit code 1\)/.test(e.message));
   // A binary that is not there is one clear error, not an unhandled spawn error that ends the worker.
   await assert.rejects(createWasmEngine({ commands: [{ name: "gone", command: [join(dir, "no-such-runner")] }] }).selfTest(), (e: unknown) => isFuzzFarmError(e) && e.code === "FF_ERR_ENGINE_SELFTEST" && /engine gone: cannot start .*no-such-runner: ENOENT/.test(e.message));
 });

@@ -91,6 +91,8 @@ export async function fuzzCommand(targetArg: string | undefined, f: FuzzFlags, c
   };
   // Options are checked before anything starts or is queued.
   validateCampaignConfig(campaign.target, { engine: campaign.engine, options, jobSeconds, runsPerJob: f.runsPerJob });
+  // an optimizer under test that cannot work at all (no binaryen there, cannot read atomics) is refused here
+  if (campaign.engine === "wasm") await (await import("@fuzzfarm/engine-wasm")).checkWasmCampaignOptions(options);
   const farm = await openFarm(config);
   // Log lines go to stderr in --json mode too (stdout carries only the summary): a refused replay must be visible.
   const logger = cliLogger(err, config.logLevel);

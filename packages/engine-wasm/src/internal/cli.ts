@@ -9,7 +9,8 @@ import { generate } from "./gen/generate";
 import { Harness, type FaultSpec } from "./harness";
 import { minimizeFinding, toFinding } from "./findings";
 import { loadLitmus, runLitmus, type LitmusReport } from "./litmus/litmus";
-import { checkOptimizer, OPT_LEVELS, type OptLevel } from "./optimize";
+import { OPT_LEVELS, type OptLevel } from "./optimize";
+import { probeOptimizer, probeSummary, withinOptimizer } from "./optimizer/probe";
 import { checkStrategy } from "./runner/strategies";
 import { FAULT_KINDS, type FaultKind } from "./text/faults";
 import { encodeWat, encodeWatBinaryen } from "./wasm-tools";
@@ -204,7 +205,6 @@ async function cmdRun(args: string[], out: CliIo): Promise<number> {
   });
   const engineSpecs = values.engines ? enginesFromArgs(values) : [];
   const engines = engineConfigIds(engineSpecs, !!values.tiers).filter((id) => id !== "default");
-  const cfg = genConfig(values);
   const strategy = values.strategy ?? "mix";
   checkStrategy(strategy);
   const levels = (values["opt-levels"] ?? "O2").split(",").filter(Boolean);
@@ -216,7 +216,10 @@ async function cmdRun(args: string[], out: CliIo): Promise<number> {
     fault = { kind: kind as FaultKind, where: where as FaultSpec["where"] };
   }
   const optimizer = { path: values.optimizer ?? null, cmd: values["optimizer-cmd"] ?? null };
-  await checkOptimizer(optimizer);
+  // Generate within what the optimizer under test supports, and say what it lacks.
+  const probe = await probeOptimizer(optimizer);
+  const cfg = withinOptimizer(genConfig(values), probe);
+  if (probeSummary(probe)) out.stderr(`${probeSummary(probe)}\n`);
   const seed0 = int(values.seed, "seed", 0);
   const count = int(values.count, "count", 10);
   const h = new Harness({}, { engines: engineSpecs });

@@ -21,7 +21,8 @@ import { minimizeProgram } from "./minimize";
 import { Harness, expectedOf, type CheckOptions, type ProgramFinding } from "./harness";
 import { minimizeFinding, toFinding } from "./findings";
 import { loadLitmus, runLitmus } from "./litmus/litmus";
-import { checkOptimizer, type OptimizerSource } from "./optimize";
+import type { OptimizerSource } from "./optimize";
+import { probeOptimizer, withinOptimizer } from "./optimizer/probe";
 import { checkStrategy, runSpec } from "./runner/strategies";
 import { checkEngineIds, offeredIds, offeredSpecs, type WasmEngineOptions } from "./runner/offered";
 import type { EngineSpec } from "./runner/engines";
@@ -58,7 +59,8 @@ export function resolveTarget(path: string, overrides: Record<string, unknown> =
 async function runGenerator(t: Extract<WasmTarget, { kind: "generator" }>, job: JobFor<"wasm">, ctx: EngineRunContext, rec: JobRecorder<Candidate>, engines: EngineSpec[]): Promise<void> {
   const o = job.options;
   const optimizer: OptimizerSource = { path: o.optimizer, cmd: o.optimizerCmd };
-  await checkOptimizer(optimizer);
+  // Generate within what the optimizer under test supports; one that cannot work at all fails the job (FF_ERR_CONFIG).
+  const config = withinOptimizer(t.config, await probeOptimizer(optimizer));
   const h = new Harness({}, { sandbox: ctx.sandbox, engines });
   const deadline = rec.startedAt + job.budget.seconds * 1000;
   const optLevels = ["O1", "O2", "O3", "Os"] as const;
@@ -73,7 +75,7 @@ async function runGenerator(t: Extract<WasmTarget, { kind: "generator" }>, job: 
       if (ctx.signal.aborted || performance.now() > deadline || rec.execs >= job.budget.runs) break;
       const fromCorpus = queue.length > 0;
       const seed = fromCorpus ? queue.shift()! : next++;
-      const p = generate(seed, t.config);
+      const p = generate(seed, config);
       // Corpus seeds get fresh schedules: the schedule seed is salted by the job.
       const salt = fromCorpus ? subSeed(seed, hashStr(job.jobId)) : seed;
       const opts: Partial<CheckOptions> = {
@@ -85,8 +87,8 @@ async function runGenerator(t: Extract<WasmTarget, { kind: "generator" }>, job: 
       const fresh = rec.addFeatures(report.features, o.strategy);
       if (fresh.length && !fromCorpus)
         rec.candidate({
-          data: Buffer.from(JSON.stringify({ generator: t.config, seed })).toString("base64"),
-          strategy: { generator: { ...t.config }, seed },
+          data: Buffer.from(JSON.stringify({ generator: config, seed })).toString("base64"),
+          strategy: { generator: { ...config }, seed },
           features: fresh.slice(0, 10_000),
           execTimeUs: Math.round((report.ms * 1000) / Math.max(1, report.execs)),
         });
@@ -102,7 +104,7 @@ async function runGenerator(t: Extract<WasmTarget, { kind: "generator" }>, job: 
         const m = await minimizeFinding(h, { ...p, seed: salt }, f, opts, budget);
         // The optimizer under test goes into the reproducer: `reproduce` (replay and minimize jobs, `fuzzfarm
         // repro`) runs the reproducer alone, and without it would optimize with the project's own Binaryen.
-        rec.keep(key, toFinding(m, p, t.config, o.strategy, {
+        rec.keep(key, toFinding(m, p, config, o.strategy, {
           runsPerProgram: o.runsPerProgram, scheduleSeed: salt, ...(o.fault ? { fault: o.fault } : {}),
           ...(o.optimizer ? { optimizer: o.optimizer } : {}), ...(o.optimizerCmd ? { optimizerCmd: o.optimizerCmd } : {}),
         }));
@@ -169,8 +171,17 @@ function hashStr(s: string): number {
 export function createWasmEngine(opts: WasmEngineOptions = {}): Engine<"wasm"> {
   const specs = offeredSpecs(opts);
   const commands = specs.filter((s) => s.kind === "cmd").map((s) => s.name!);
-  const offered = () => offeredIds(specs);
-  const checkJob = (job: JobFor<"wasm">) => checkEngineIds(job.options.engines, offered());
+  /** Engines the self-test found unable to run the runner at all (name -> why): left out of the offer. */
+  const unusable = new Map<string, string>();
+  const offered = () => offeredIds(specs.filter((s) => !unusable.has(s.name ?? s.kind)));
+  const checkJob = (job: JobFor<"wasm">) => {
+    try {
+      checkEngineIds(job.options.engines, offered());
+    } catch (e) {
+      const why = [...unusable].filter(([n]) => job.options.engines.some((id) => id.split(":")[0] === n)).map(([, w]) => w);
+      throw why.length ? new FuzzFarmError("FF_ERR_BAD_JOB", `${(e as Error).message}; left out at start-up: ${why.join("; ")}`) : e;
+    }
+  };
 
   const engine: Engine<"wasm"> = {
     name: "wasm",
@@ -190,6 +201,10 @@ export function createWasmEngine(opts: WasmEngineOptions = {}): Engine<"wasm"> {
         });
         if (ok.findings.length)
           throw new FuzzFarmError("FF_ERR_ENGINE_SELFTEST", `wasm engine: a correct program failed its oracles on ${ok.findings[0]!.config.tier}: ${ok.findings[0]!.message}`);
+        // A Deno or Bun binary the operator named (FUZZFARM_DENO_PATH / FUZZFARM_BUN_PATH; the pinned npm ones are
+        // known to work) may be a release that cannot run the runner: it is left out of the offer, with why.
+        for (const s of specs.filter((x) => (x.kind === "deno" || x.kind === "bun") && x.path && existsSync(x.path)))
+          await h.assertUsable(s.kind).catch((e: unknown) => unusable.set(s.kind, e instanceof Error ? e.message : String(e)));
         const bad = await h.check(p, { runs: 2, strategy: "race", tiers: false, optLevels: [], fault: { kind: "narrow", where: "all" } });
         if (!bad.faultApplies || !bad.findings.length)
           throw new FuzzFarmError("FF_ERR_ENGINE_SELFTEST", "wasm engine: an injected fault (narrowed atomic RMW) was not caught");

@@ -21,7 +21,9 @@ import { injectFault, type FaultKind } from "./text/faults";
 import { instrument } from "./text/instrument";
 import { encodeWat, encodeWatBinaryen, linearText } from "./wasm-tools";
 import { addSharedEverything, planSharedEverything, SE_WORD, type SharedEverythingPlan } from "./shared-everything";
-import type { TargetSandbox } from "@fuzzfarm/protocol";
+import { FuzzFarmError, type TargetSandbox } from "@fuzzfarm/protocol";
+import { generate } from "./gen/generate";
+import { parseGenConfig } from "./gen/config";
 
 export type OracleKind = "schedule" | "history" | "tier" | "engine" | "optimizer" | "trap" | "hang" | "crash";
 
@@ -149,6 +151,7 @@ export function expectedOf(p: Program): string {
 /** Owns one supervised child per engine configuration; reuse it across programs. */
 export class Harness {
   private sups = new Map<string, Supervisor>();
+  private usable = new Map<string, Promise<void>>();
   /**
    * `engines`: engine specs behind configuration ids (paths of deno / bun, command engines); `deno` and
    * `bun` need none. `v8Flags`: extra V8 flags for every V8 configuration of another engine (Deno),
@@ -170,6 +173,27 @@ export class Harness {
       this.sups.set(tier, s);
     }
     return s;
+  }
+
+  /**
+   * Whether engine configuration `id` can run the runner at all: one small correct program, once per
+   * harness. An engine release that cannot (Bun 1.0.0: its stdin stream fails, `EINVAL: Invalid argument`
+   * from fstat) would otherwise make every program a `crash` finding; this throws FF_ERR_CONFIG in one line
+   * naming the engine, its version and what it printed.
+   */
+  assertUsable(id: string): Promise<void> {
+    let p = this.usable.get(id);
+    if (!p) {
+      p = (async () => {
+        const probe = generate(1, parseGenConfig({ preset: "small", memOps: false, locks: false, waits: false }));
+        const bytes = await encodeWat(emitWat(probe), "engine-probe.wat");
+        const r = await this.execute(id, bytes, metaFor(probe), [runSpec("barrier", 1, 0, probe.threads.length)], { timeoutMs: 20_000, wantLogs: false });
+        const why = "crash" in r ? crashLine(r.crash) : "hang" in r ? r.hang : r.results[0]?.error ? `${r.results[0].error.kind}: ${r.results[0].error.message}` : null;
+        if (why) throw new FuzzFarmError("FF_ERR_CONFIG", `engine ${id} (${this.config(id).version}) cannot run the wasm runner: ${why}`);
+      })();
+      this.usable.set(id, p);
+    }
+    return p;
   }
 
   async close(): Promise<void> {
@@ -285,6 +309,7 @@ export class Harness {
     }
 
     // Engines: the same schedules on other engines (Deno's V8, Bun's JSC, a command), each in its own process.
+    for (const id of o.engines.filter((e) => e !== o.base)) if (!(id in TIER_FLAGS)) await this.assertUsable(id);
     for (const id of o.engines.filter((e) => e !== o.base)) {
       if (done()) break;
       const c = this.config(id);
@@ -427,6 +452,13 @@ export class Harness {
     }
     return { oracle: "hang", hangKind: "unresponsive", message: r.hang, explanation: r.hang, config: cfg, spec, runIndex: i, decisions: [], outcome: null };
   }
+}
+
+/** The line of an engine's dying words that says why (an error line), else its last line. */
+function crashLine(c: CrashInfo): string {
+  const lines = c.stderr.split("\n").map((l) => l.trim()).filter((l) => l && l.length < 300);
+  const err = lines.find((l) => /^(\w*Error|E[A-Z]{2,}|Fatal|panic)\b.*:/.test(l));
+  return `${err ?? lines[lines.length - 1] ?? "no output"} (${c.signal ? `signal ${c.signal}` : `exit code ${c.exitCode}`})`;
 }
 
 /** A shared-everything program's result vector ends with the digest word (shared-everything.ts). */

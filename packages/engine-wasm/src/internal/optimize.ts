@@ -5,14 +5,13 @@
 //   - `--optimizer-cmd 'wasm-opt ...'`: a command run as `CMD IN.wasm -o OUT.wasm`
 //     (`--enable-threads` is appended unless the command enables features itself).
 import { execFile } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { FuzzFarmError, WASM_OPT_LEVELS } from "@fuzzfarm/protocol";
 import { ownBinaryen } from "./wasm-tools";
+import { binaryenEntry, hostOf, OptimizerFailure } from "./optimizer/host";
 
 export const OPT_LEVELS = WASM_OPT_LEVELS;
 export type OptLevel = (typeof OPT_LEVELS)[number];
@@ -24,8 +23,7 @@ export interface OptimizerSource {
   cmd: string | null;
 }
 
-/** Thrown when the optimizer under test fails or emits an invalid module (a finding, not a usage error). */
-export class OptimizerFailure extends Error {}
+export { OptimizerFailure };
 
 type BinaryenLike = {
   readBinary(b: Uint8Array): any;
@@ -44,18 +42,7 @@ function loadBinaryen(path: string | null): Promise<BinaryenLike> {
   if (!p) {
     p = (async () => {
       if (!path) return (await ownBinaryen()) as unknown as BinaryenLike;
-      const dir = resolve(path);
-      let entry: string;
-      const pkg = join(dir, "package.json");
-      if (existsSync(pkg) && JSON.parse(readFileSync(pkg, "utf8")).name === "binaryen") {
-        entry = createRequire(pkg).resolve(dir);
-      } else {
-        try {
-          entry = createRequire(join(dir, "noop.js")).resolve("binaryen");
-        } catch {
-          throw new FuzzFarmError("FF_ERR_CONFIG", `--optimizer ${path}: no binaryen package there`);
-        }
-      }
+      const entry = binaryenEntry(path);
       const gen = generation.get(key) ?? 0;
       const mod: any = await import(pathToFileURL(entry).href + (gen ? `?instance=${gen}` : ""));
       const b = (mod.default ?? mod) as BinaryenLike;
@@ -70,12 +57,19 @@ function loadBinaryen(path: string | null): Promise<BinaryenLike> {
 
 /** Check that an optimizer source can be loaded (usage errors surface before a campaign starts). */
 export async function checkOptimizer(src: OptimizerSource): Promise<void> {
-  if (!src.cmd) await loadBinaryen(src.path);
+  if (src.cmd) return;
+  if (src.path) await hostOf(src.path).start();
+  else await loadBinaryen(null);
 }
 
+/**
+ * Optimize at `level` with the optimizer under test. A release given by directory runs in a process
+ * of its own (optimizer/host.ts); the project's own binaryen.js runs here.
+ */
 export async function optimize(bytes: Uint8Array, level: OptLevel, src: OptimizerSource): Promise<Uint8Array> {
   if (src.cmd) return optimizeCmd(bytes, level, src.cmd);
-  const b = await loadBinaryen(src.path);
+  if (src.path) return hostOf(src.path).optimize(bytes, level);
+  const b = await loadBinaryen(null);
   // An abort (assertion, trap) inside binaryen.js leaves its heap unusable: drop the instance.
   const aborted = (e: unknown): OptimizerFailure => {
     if (!(e instanceof OptimizerFailure)) {

@@ -64,6 +64,10 @@ export const WasmGenerator = z.strictObject({
   signExt: z.boolean().optional(),
   /** memory.fill / memory.copy. */
   bulkMemory: z.boolean().optional(),
+  /** The threads instruction set in every form (offsets, alignment, narrow operands, wait/notify forms). */
+  forms: z.boolean().optional(),
+  /** atomic.fence. */
+  fence: z.boolean().optional(),
 });
 export type WasmGenerator = z.infer<typeof WasmGenerator>;
 

@@ -34,6 +34,15 @@ export interface GenConfig {
   signExt: boolean;
   /** `memory.fill` / `memory.copy` on the thread's own memory (the bulk-memory feature). Default true. */
   bulkMemory: boolean;
+  /**
+   * The threads instruction set in all its forms on the thread's own memory (memOps programs; README
+   * "Every instruction and form"): memarg offsets and alignment annotations, narrow RMW / cmpxchg
+   * operands wider than the access, results dropped or used in part, wait32 / wait64 with matching
+   * and other expected values and timeouts, notify with every count. Default true.
+   */
+  forms: boolean;
+  /** `atomic.fence` between accesses. Default true. */
+  fence: boolean;
 }
 
 export const DEFAULT_GEN_CONFIG: Readonly<GenConfig> = Object.freeze({
@@ -50,6 +59,8 @@ export const DEFAULT_GEN_CONFIG: Readonly<GenConfig> = Object.freeze({
   memOps: true,
   signExt: true,
   bulkMemory: true,
+  forms: true,
+  fence: true,
 });
 
 /** Named presets a job's `target.path` may name (see README). */

@@ -6,7 +6,7 @@
 // its region and setting its completion word (atomic store + notify).
 import type { E64, Expr, Mem, Program, Stmt, Ty, Width } from "./ir";
 import { NLOCALS } from "./ir";
-import { cellAddr, doneAddr, flagAddr, lockAddr, R_DET, R_LOGN, R_RSUM, R_SCRATCH, regionAddr, writtenWords } from "./layout";
+import { cellAddr, doneAddr, flagAddr, lockAddr, mailboxAddr, R_DET, R_LOGN, R_RSUM, R_SCRATCH, regionAddr, writtenWords } from "./layout";
 
 export function rmwName(ty: Ty, w: Width, op: string): string {
   const full = ty === "i32" ? 32 : 64;
@@ -33,6 +33,11 @@ export function memStoreName(m: Mem): string {
   return `${m.ty}.${m.at ? "atomic." : ""}store${m.w === full ? "" : m.w}`;
 }
 
+/** The address operand and memarg of an access to scratch byte `m.off` of a thread whose scratch starts at `base`. */
+function at(m: Mem, base: number): string {
+  return `${m.moff ? ` offset=${m.moff}` : ""}${m.align ? ` align=${m.align}` : ""} ${k32(base + m.off - (m.moff ?? 0))}`;
+}
+
 /** Scratch base address of the thread whose code is being printed (null in helpers). */
 function expr(e: Expr, local: (i: number) => string, base: number | null = null): string {
   const X = (x: Expr): string => expr(x, local, base);
@@ -43,7 +48,7 @@ function expr(e: Expr, local: (i: number) => string, base: number | null = null)
     case "call": return `(call $h${e.f} ${X(e.a)} ${X(e.b)})`;
     case "sel": return `(select ${X(e.a)} ${X(e.b)} ${X(e.c)})`;
     case "un": return `(i32.${e.op} ${X(e.a)})`;
-    case "ld": return `(${memLoadName(e.m)} ${k32(base! + e.m.off)})`;
+    case "ld": return `(${memLoadName(e.m)}${at(e.m, base!)})`;
     case "t": return `(local.get $t${e.v})`;
     case "wrap": return `(i32.wrap_i64 ${expr64(e.a, local, base!)})`;
     case "cmp64": return `(i64.${e.op} ${expr64(e.a, local, base!)} ${expr64(e.b, local, base!)})`;
@@ -57,7 +62,7 @@ function expr64(e: E64, local: (i: number) => string, base: number): string {
     case "ext": return `(i64.extend_i32_${e.s ? "s" : "u"} ${expr(e.a, local, base)})`;
     case "bin": return `(i64.${e.op} ${X(e.a)} ${X(e.b)})`;
     case "un": return `(i64.${e.op} ${X(e.a)})`;
-    case "ld": return `(${memLoadName(e.m)} ${k32(base + e.m.off)})`;
+    case "ld": return `(${memLoadName(e.m)}${at(e.m, base)})`;
   }
 }
 
@@ -98,15 +103,25 @@ function threadFunc(p: Program, t: number): string {
           break;
         case "pstore": out.push(`${ind}(i32.store ${k32(reg + R_SCRATCH + 4 * s.slot)} ${E(s.e)})`); break;
         case "pload": out.push(`${ind}(local.set ${local(s.l)} (i32.load ${k32(reg + R_SCRATCH + 4 * s.slot)}))`); break;
-        case "st": out.push(`${ind}(${memStoreName(s.m)} ${k32(sb + s.m.off)} ${E(s.e)})`); break;
-        case "st64": out.push(`${ind}(${memStoreName(s.m)} ${k32(sb + s.m.off)} ${expr64(s.e, local, sb)})`); break;
+        case "st": out.push(`${ind}(${memStoreName(s.m)}${at(s.m, sb)} ${E(s.e)})`); break;
+        case "st64": out.push(`${ind}(${memStoreName(s.m)}${at(s.m, sb)} ${expr64(s.e, local, sb)})`); break;
         case "prmw": {
           const name = rmwName(s.m.ty, s.m.w, s.op);
           const args = s.op === "cmpxchg" ? `${kTy(s.m.ty, s.exp)} ${kTy(s.m.ty, s.v)}` : kTy(s.m.ty, s.v);
-          const call = `(${name} ${k32(sb + s.m.off)} ${args})`;
-          out.push(`${ind}(local.set ${local(s.l)} ${s.m.ty === "i64" ? `(i32.wrap_i64 ${call})` : call})`);
+          const call = `(${name}${at(s.m, sb)} ${args})`;
+          const v32 = s.m.ty === "i64" ? `(i32.wrap_i64 ${call})` : call;
+          if (s.use === "drop") out.push(`${ind}(drop ${call})`);
+          else out.push(`${ind}(local.set ${local(s.l)} ${s.use === "part" ? `(i32.and ${v32} (i32.const 255))` : v32})`);
           break;
         }
+        case "await": {
+          const ld = `(${s.m.ty}.atomic.load${at({ ...s.m, align: undefined }, sb)})`;
+          const exp = s.match ? ld : `(${s.m.ty}.add ${ld} (${s.m.ty}.const 1))`;
+          out.push(`${ind}(local.set ${local(s.l)} (memory.atomic.wait${s.m.w}${at(s.m, sb)} ${exp} ${k64(s.timeout)}))`);
+          break;
+        }
+        case "notify": out.push(`${ind}(local.set ${local(s.l)} (memory.atomic.notify${at(s.m, sb)} ${k32(s.count)}))`); break;
+        case "fence": out.push(`${ind}(atomic.fence)`); break;
         case "fill": out.push(`${ind}(memory.fill ${k32(sb + s.off)} ${k32(s.val)} ${k32(s.len)})`); break;
         case "copy": out.push(`${ind}(memory.copy ${k32(sb + s.dst)} ${k32(sb + s.src)} ${k32(s.len)})`); break;
         case "let":
@@ -158,10 +173,15 @@ function threadFunc(p: Program, t: number): string {
           break;
         }
         case "signal":
-          out.push(`${ind}(i32.atomic.store ${k32(flagAddr(s.flag))} (i32.const 1))`);
+          for (let k = 0; k < (s.msg ?? 0); k++) out.push(`${ind}(i32.store ${k32(mailboxAddr(s.flag) + 4 * k)} (i32.add (local.get $det) (i32.const ${k})))`);
+          if (s.rel === "rmw") out.push(`${ind}(drop (i32.atomic.rmw.or ${k32(flagAddr(s.flag))} (i32.const 1)))`);
+          else out.push(`${ind}(i32.atomic.store ${k32(flagAddr(s.flag))} (i32.const 1))`);
           out.push(`${ind}(drop (memory.atomic.notify ${k32(flagAddr(s.flag))} (i32.const 1)))`);
           break;
-        case "wait": out.push(ind + spinWait(flagAddr(s.flag), L)); break;
+        case "wait":
+          out.push(ind + spinWait(flagAddr(s.flag), L));
+          for (let k = 0; k < (s.msg ?? 0); k++) out.push(`${ind}(local.set $det (call $mix (local.get $det) (i32.load ${k32(mailboxAddr(s.flag) + 4 * k)})))`);
+          break;
       }
     }
   };

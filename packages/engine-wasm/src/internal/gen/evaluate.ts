@@ -155,6 +155,8 @@ export function resultKey(det: number, rsum: bigint, cells: bigint[]): string {
 export function evaluate(p: Program): Execution {
   const cells = p.cells.map(() => 0n);
   const flags = new Array(p.flags).fill(0);
+  /** Message-passing words per flag, as the signaller wrote them before its release. */
+  const mailbox: number[][] = [];
   const results: { det: number; rsum: bigint }[] = [];
   const logs: [number, bigint][][] = p.threads.map(() => []);
 
@@ -212,9 +214,12 @@ export function evaluate(p: Program): Execution {
             const m = widthMask(s.m.w);
             const next = s.op === "cmpxchg" ? (old === (s.exp & m) ? s.v & m : old) : applyRmw(s.m.w, old, s.op, s.m.w, s.v)[0];
             mem.put(s.m.off, bytes, next);
-            st.locals[s.l] = Number(BigInt.asIntN(32, old));
+            if (s.use !== "drop") st.locals[s.l] = Number(BigInt.asIntN(32, s.use === "part" ? old & 0xffn : old));
             break;
           }
+          case "await": st.locals[s.l] = s.match ? 2 : 1; break;
+          case "notify": st.locals[s.l] = 0; break;
+          case "fence": break;
           case "fill": mem.b.fill(s.val & 0xff, s.off, s.off + s.len); break;
           case "copy": mem.b.copyWithin(s.dst, s.src, s.src + s.len); break;
           case "let": tmp[s.v] = E(s.e); exec(s.body); break;
@@ -255,8 +260,14 @@ export function evaluate(p: Program): Execution {
             st.rsum = BigInt.asUintN(64, st.rsum + r.rsum);
             break;
           }
-          case "signal": flags[s.flag] = 1; break;
-          case "wait": if (!flags[s.flag]) throw new Error(`evaluate: wait on flag ${s.flag} before its signal`); break;
+          case "signal":
+            mailbox[s.flag] = [...Array(s.msg ?? 0).keys()].map((k) => (st.det + k) | 0);
+            flags[s.flag] = 1;
+            break;
+          case "wait":
+            if (!flags[s.flag]) throw new Error(`evaluate: wait on flag ${s.flag} before its signal`);
+            for (const v of (mailbox[s.flag] ?? []).slice(0, s.msg ?? 0)) st.det = mix(st.det, v);
+            break;
         }
       }
     };

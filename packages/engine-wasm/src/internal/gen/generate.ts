@@ -260,11 +260,53 @@ class Gen {
     if (atomic) off -= off % bytes;
     off = Math.min(off, SCRATCH_BYTES - bytes);
     const full = ty === "i32" ? 32 : 64;
-    return { ty, w, s: !atomic && !store && w < full && this.rng.chance(0.5), at: atomic, off };
+    const m: Mem = { ty, w, s: !atomic && !store && w < full && this.rng.chance(0.5), at: atomic, off };
+    return this.cfg.forms ? this.memarg(m) : m;
+  }
+
+  /**
+   * memarg forms (`forms`): an `offset=` of 0, small or large (the address operand makes up the rest; the
+   * scratch of every thread starts at 1056 or above), and an `align=` annotation: an atomic's natural
+   * alignment (the only one it may have), a plain access's natural or smaller one.
+   */
+  memarg(m: Mem): Mem {
+    const r = this.rng.between(0, 9);
+    if (r < 4) return m;
+    const moff = r < 6 ? 0 : r < 8 ? this.rng.between(1, 16) : this.rng.between(256, 1056);
+    const natural = m.w / 8;
+    const align = m.at || this.rng.chance(0.5) ? natural : this.rng.choose([1, 2, 4, 8].filter((a) => a <= natural));
+    return { ...m, ...(moff ? { moff } : {}), ...(this.rng.chance(0.6) ? { align } : {}) };
+  }
+
+  /** The threads instruction set in its other forms, on the thread's own memory (`forms`). */
+  formStmt(): Stmt {
+    const r = this.rng.between(0, 99);
+    if (r < 15 && this.cfg.fence) return { k: "fence" };
+    if (r < 45) {
+      const m = this.mem(this.cfg.i64 && this.rng.chance(0.4) ? "i64" : "i32", false, true);
+      const wm: Mem = { ...m, w: m.ty === "i32" ? 32 : 64, off: m.off - (m.off % (m.ty === "i32" ? 4 : 8)), ...(m.align ? { align: m.ty === "i32" ? 4 : 8 } : {}) };
+      const match = this.rng.chance(0.5);
+      // a matching wait must end by itself: timeout 0 or finite (ns); a mismatch returns at once, so -1 too
+      const timeout = this.rng.choose(match ? [0n, 1000n] : [0n, 1000n, -1n]);
+      return { k: "await", m: wm, match, timeout, l: this.rng.between(0, NLOCALS - 1) };
+    }
+    if (r < 65) {
+      const m = this.mem("i32", false, true);
+      return { k: "notify", m: { ...m, w: 32, off: m.off - (m.off % 4), ...(m.align ? { align: 4 } : {}) }, count: this.rng.choose([0, 1, 3, -1]), l: this.rng.between(0, NLOCALS - 1) };
+    }
+    // A narrow RMW / cmpxchg whose operands do not fit the access width (the engine wraps them), and whose
+    // result is used, dropped or used in part.
+    const ty: Ty = this.cfg.i64 && this.rng.chance(0.4) ? "i64" : "i32";
+    const m = this.mem(ty, true, true);
+    const bits = ty === "i32" ? 32 : 64;
+    const wide = (): bigint => BigInt.asUintN(bits, this.rng.chance(0.5) ? this.rng.u64() : BigInt(this.k32().v) | (1n << BigInt(Math.min(m.w, bits - 1))));
+    const op = this.rng.choose(["add", "sub", "and", "or", "xor", "xchg", "cmpxchg"] as const);
+    return { k: "prmw", m, op, v: wide(), exp: wide(), l: this.rng.between(0, NLOCALS - 1), use: this.rng.choose(["full", "drop", "part"] as const) };
   }
 
   /** An ordinary statement over the thread's own memory (memOps grammar). */
   memStmt(t: Thread, depth: number, ctx: Ctx): Stmt {
+    if (this.cfg.forms && this.rng.chance(0.2)) return this.formStmt();
     const r = this.rng.between(0, 99);
     if (r < 50) return this.letStmt(t, depth, ctx);
     if (r < 68) return { k: "st", m: this.mem("i32", true), e: this.expr(2, this.helpers.length, NLOCALS, ctx) };
@@ -465,8 +507,11 @@ class Gen {
         if (!this.rng.chance(0.6)) continue;
         const j = this.rng.between(0, i - 1);
         const flag = this.flags++;
-        this.insertTop(kids[j]!.body, { k: "signal", flag });
-        this.insertTop(kids[i]!.body, { k: "wait", flag });
+        // message passing: plain data handed over by the flag's release / acquire (forms grammar)
+        const msg = this.cfg.forms ? this.rng.between(0, 3) : 0;
+        const rel = this.cfg.forms && this.rng.chance(0.4) ? "rmw" as const : "store" as const;
+        this.insertTop(kids[j]!.body, msg || rel === "rmw" ? { k: "signal", flag, msg, rel } : { k: "signal", flag });
+        this.insertTop(kids[i]!.body, msg ? { k: "wait", flag, msg } : { k: "wait", flag });
       }
     }
   }

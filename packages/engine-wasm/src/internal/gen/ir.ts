@@ -14,7 +14,15 @@ export type UnOp64 = "extend8_s" | "extend16_s" | "extend32_s" | "clz" | "ctz" |
  * width, signedness (atomic loads are always unsigned), atomic or plain.
  * Atomic accesses are naturally aligned; plain ones may be unaligned.
  */
-export interface Mem { ty: Ty; w: Width; s: boolean; at: boolean; off: number }
+export interface Mem {
+  ty: Ty; w: Width; s: boolean; at: boolean; off: number;
+  /** memarg `offset=` (the address operand is then off - moff; `forms`). Default 0, printed only when set. */
+  moff?: number;
+  /** memarg `align=` in bytes (atomics: their natural alignment, the only one allowed; `forms`). */
+  align?: number;
+}
+/** How a read-modify-write's returned value is used: into a local, dropped, or its low bits only (`forms`). */
+export type RetUse = "full" | "drop" | "part";
 
 /** i32-valued expressions. Every read of memory is of the thread's own scratch. */
 export type Expr =
@@ -59,7 +67,16 @@ export type Stmt =
   | { k: "st"; m: Mem; e: Expr }
   | { k: "st64"; m: Mem; e: E64 }
   /** atomic read-modify-write of the thread's own scratch; the returned value (wrapped to i32) goes to local l */
-  | { k: "prmw"; m: Mem; op: RmwOp | "cmpxchg"; v: bigint; exp: bigint; l: number }
+  | { k: "prmw"; m: Mem; op: RmwOp | "cmpxchg"; v: bigint; exp: bigint; l: number; use?: RetUse }
+  /**
+   * memory.atomic.wait32 / wait64 on the thread's own memory (m.w 32 / 64; `forms`). The expected value is
+   * the word's own value (match) or it plus one: a match times out (returns 2; timeout 0 or finite), a
+   * mismatch returns 1 at once (any timeout, -1 = infinite). The result goes to local l.
+   */
+  | { k: "await"; m: Mem; match: boolean; timeout: bigint; l: number }
+  /** memory.atomic.notify of the thread's own word with `count` (0, 1, n, -1 = all): no waiter there, returns 0. */
+  | { k: "notify"; m: Mem; count: number; l: number }
+  | { k: "fence" }
   /** memory.fill / memory.copy inside the thread's scratch */
   | { k: "fill"; off: number; len: number; val: number }
   | { k: "copy"; dst: number; src: number; len: number }
@@ -73,8 +90,13 @@ export type Stmt =
   | { k: "locked"; site: number; lock: number; cell: number; v: number }
   | { k: "spawn"; t: number }
   | { k: "join"; t: number }
-  | { k: "signal"; flag: number }
-  | { k: "wait"; flag: number };
+  /**
+   * Message passing (`forms`): the signaller first writes `msg` plain words to the flag's mailbox (its det
+   * plus k), then releases by an atomic store (or an RMW, rel "rmw") and notify; the waiter acquires by its
+   * atomic load / wait, then reads the words plainly. Data-race-free, so the result is known.
+   */
+  | { k: "signal"; flag: number; msg?: number; rel?: "store" | "rmw" }
+  | { k: "wait"; flag: number; msg?: number };
 
 export type CellClass = "add" | "bits" | "xchg" | "cas" | "locked";
 export interface Cell {

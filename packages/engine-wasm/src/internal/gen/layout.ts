@@ -3,6 +3,7 @@
 //   FLAG words (wait/notify)      : 128 + 4*f
 //   LOCK words (spinlocks)        : 192 + 4*l
 //   CELLS (shared atomic words)   : 256 + 8*c       8-byte aligned, width 8..64 bits
+//   MAILBOXES (message passing)   : 512 + 16*f      plain words, written before flag f's release
 //   THREAD regions (per thread)   : 1024 + 4096*t   plain loads/stores only here
 //     +0 det (i32) +8 rsum (i64) +16 log count (i32) +32..+288 scratch, +512.. log entries (16 bytes)
 import type { Stmt } from "./ir";
@@ -13,6 +14,8 @@ export const doneAddr = (t: number): number => 64 + 4 * t;
 export const flagAddr = (f: number): number => 128 + 4 * f;
 export const lockAddr = (l: number): number => 192 + 4 * l;
 export const cellAddr = (c: number): number => 256 + 8 * c;
+/** Mailbox of flag f (message passing: plain words written before the flag's release), 512..1023. */
+export const mailboxAddr = (f: number): number => 512 + 16 * f;
 export const regionAddr = (t: number): number => 1024 + 4096 * t;
 export const R_DET = 0;
 export const R_RSUM = 8;

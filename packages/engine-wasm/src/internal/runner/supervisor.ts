@@ -90,7 +90,10 @@ export class Supervisor {
       this.pending.clear();
       onReady();
     });
-    child.on("exit", (code, signal) => {
+    // Its last words may still be in the pipe when it exits (a runner dying at start-up): read them first, briefly.
+    const stderrEnd = new Promise<void>((res) => child.stderr!.once("close", () => res()));
+    child.on("exit", async (code, signal) => {
+      await Promise.race([stderrEnd, new Promise((res) => setTimeout(res, 300))]);
       if (this.child !== child) return;
       const oom = /out of memory|OOM/i.test(this.stderr);
       const fatal = /Fatal error|FATAL ERROR|Check failed|# Fatal/i.test(this.stderr);

@@ -78,6 +78,18 @@ function waitHelper(name: string, op: string, off: number): string {
   const is64 = op.endsWith("64");
   return [
     `(func ${name} (param $a i32) (param $e ${is64 ? "i64" : "i32"}) (param $t i64) (result i32)`,
+    // a wait with a timeout (>= 0 ns) ends by itself: not a block the scheduler must resolve
+    `    local.get $t`,
+    `    i64.const 0`,
+    `    i64.ge_s`,
+    `    if (result i32)`,
+    `      local.get $a`,
+    `      local.get $e`,
+    `      local.get $t`,
+    `      ${op} offset=${off}`,
+    `      return`,
+    `    else i32.const 0 end`,
+    `    drop`,
     `    local.get $a`,
     `    i32.const ${off}`,
     `    i32.add`,
