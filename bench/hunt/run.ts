@@ -2,6 +2,7 @@
 //
 //   nice -n 10 node --import tsx bench/hunt/run.ts [--only a,b] [--skip a,b] [--budget 60]
 //       [--plain 2] [--kill 120] [--work DIR] [--git-mirrors DIR] [--install-only]
+//   node --import tsx bench/hunt/run.ts --report results.json[,more.json]   (the figures again, runs merged)
 //
 // For each package of packages.ts, one at a time: install it pinned (npm
 // tarball, or its repository at a commit: from DIR/<owner>+<name>/repo when
@@ -22,7 +23,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { FUZZFARM_NODE, fileArgs, npmInstall, pad, padl, runFile, testFiles, type Counts, type Runner } from "../real-suites/lib";
 import { PACKAGES, type HuntPackage } from "./packages";
-import { VERDICTS, type Verdict } from "./triage";
+import { VERDICTS } from "./triage";
 
 const argv = process.argv.slice(2);
 const opt = (name: string) => { const i = argv.indexOf(name); return i >= 0 ? argv[i + 1] : undefined; };
@@ -97,16 +98,16 @@ async function main() {
   const list = PACKAGES.filter((p) => (!only || only.includes(p.pkg)) && !skip.includes(p.pkg));
   console.log(`hunt: ${list.length} packages; work dir ${WORK}; ${plainRuns} plain runs per file, then ${budgetS} s of perturbed runs per package (fuzzfarm node, default strategy)`);
   const t0 = performance.now();
-  const rows: string[] = [];
   const failures: Failure[] = [];
-  const setAside: string[] = [];
   const notRun: string[] = [];
   const tot = { pkgs: 0, files: 0, tests: 0, plainExec: 0, pertExec: 0, pertS: 0, plainS: 0 };
   const results: unknown[] = [];
   for (const p of list) {
     const inst = install(p);
     if ("why" in inst) { notRun.push(`${p.pkg}: install failed: ${inst.why}`); console.log(`  ${p.pkg}: install failed: ${inst.why}`); continue; }
-    const files = testFiles(inst.dir, p.files, p.exclude, p.roots);
+    let files: string[];
+    try { files = testFiles(inst.dir, p.files, p.exclude, p.roots); fileArgs(p.runner === "exit" ? "tap" : p.runner, inst.dir, files[0] ?? "x", p.runnerArgs); }
+    catch (e) { notRun.push(`${p.pkg}: ${(e as Error).message.split("\n")[0]}`); console.log(`  ${p.pkg}: ${(e as Error).message.split("\n")[0]}`); continue; }
     if (!files.length) { notRun.push(`${p.pkg}: no test file matched ${p.files}`); console.log(`  ${p.pkg}: no test files`); continue; }
     if (installOnly) { console.log(`  ${p.pkg}@${p.version}: installed, ${files.length} files`); continue; }
     const states: FileState[] = [];
@@ -116,7 +117,7 @@ async function main() {
       for (let i = 0; i < plainRuns; i++) plain.push(await run(p, inst.dir, f, null));
       const bad = plain.filter((r) => r.fail > 0 || r.pass === 0).length;
       states.push({ file: f, plain, setAside: bad > 0 });
-      if (bad) setAside.push(`${p.pkg} ${f}: failed ${bad} of ${plainRuns} plain runs (${[...new Set(plain.flatMap((r) => r.failed))].slice(0, 2).join(" | ").slice(0, 160)})`);
+      if (bad) console.log(`  set aside: ${f}: failed ${bad} of ${plainRuns} plain runs (${[...new Set(plain.flatMap((r) => r.failed))].slice(0, 2).join(" | ").slice(0, 160)})`);
     }
     const plainS = (performance.now() - tp) / 1000;
     const kept = states.filter((s) => !s.setAside);
@@ -143,21 +144,43 @@ async function main() {
     }
     const pertS = (performance.now() - tq) / 1000;
     tot.pkgs++; tot.files += files.length; tot.tests += tests; tot.plainExec += files.length * plainRuns; tot.pertExec += execs; tot.pertS += pertS; tot.plainS += plainS;
-    rows.push(`${pad(`${p.pkg}@${p.version}`, 32)} ${pad(p.runner, 9)} ${padl(files.length, 5)} ${padl(tests, 6)} ${padl(states.length - kept.length, 6)} ${padl(plainS.toFixed(0), 7)} ${padl(execs, 6)} ${padl(seed, 5)} ${padl(failed, 6)}`);
-    console.log(rows[rows.length - 1]);
+    console.log(`${pad(`${p.pkg}@${p.version}`, 32)} ${padl(files.length, 5)} files, ${tests} tests, ${states.length - kept.length} set aside, plain ${plainS.toFixed(0)} s; ${execs} perturbed runs (seeds 1..${seed}), ${failed} failing`);
     results.push({ pkg: p.pkg, version: p.version, source: p.source, files: states.map((s) => ({ file: s.file, plain: s.plain.map((r) => [r.pass, r.fail, Math.round(r.ms)]), setAside: s.setAside })), perturbed: pert });
-    writeFileSync(join(WORK, "results.json"), JSON.stringify({ results, failures }, null, 2));
+    writeFileSync(join(WORK, "results.json"), JSON.stringify({ results, failures, notRun }, null, 2));
   }
   if (installOnly) return;
-  const header = `${pad("package", 32)} ${pad("runner", 9)} ${padl("files", 5)} ${padl("tests", 6)} ${padl("aside", 6)} ${padl("plain s", 7)} ${padl("pert", 6)} ${padl("seeds", 5)} ${padl("failed", 6)}`;
-  console.log(`\n${header}`);
-  for (const r of rows) console.log(r);
+  writeFileSync(join(WORK, "results.json"), JSON.stringify({ results, failures, notRun }, null, 2));
+  console.log("");
+  report([{ results: results as PkgResult[], failures, notRun }], (performance.now() - t0) / 1000);
+  console.log(`\nresults: ${join(WORK, "results.json")} (reprint, or merge several runs: --report FILE,FILE)`);
+}
+
+interface PkgResult { pkg: string; version: string; runner?: string; files: { file: string; plain: [number, number, number][]; setAside: boolean }[]; perturbed: { file: string; seed: number; pass: number; fail: number; ms: number }[] }
+interface RunFile { results: PkgResult[]; failures: Failure[]; notRun?: string[] }
+
+/** The hunt's figures from one or more results.json: per package, totals, buckets by verdict. */
+function report(runs: RunFile[], wallS?: number) {
+  const results = runs.flatMap((r) => r.results), failures = runs.flatMap((r) => r.failures), notRun = runs.flatMap((r) => r.notRun ?? []);
+  const header = `${pad("package", 32)} ${padl("files", 5)} ${padl("tests", 6)} ${padl("aside", 6)} ${padl("plain", 6)} ${padl("plain s", 7)} ${padl("pert", 6)} ${padl("pert s", 7)} ${padl("failed", 6)}`;
+  console.log(header);
+  const tot = { files: 0, tests: 0, aside: 0, plain: 0, plainS: 0, pert: 0, pertS: 0 };
+  const setAside: string[] = [];
+  for (const r of results) {
+    const tests = r.files.reduce((a, f) => a + Math.max(...f.plain.map((x) => x[0] + x[1])), 0);
+    const aside = r.files.filter((f) => f.setAside);
+    for (const f of aside) setAside.push(`${r.pkg} ${f.file}: failed ${f.plain.filter((x) => x[1] > 0 || x[0] === 0).length} of ${f.plain.length} plain runs`);
+    const plain = r.files.reduce((a, f) => a + f.plain.length, 0), plainS = r.files.reduce((a, f) => a + f.plain.reduce((b, x) => b + x[2], 0), 0) / 1000;
+    const pertS = r.perturbed.reduce((a, x) => a + x.ms, 0) / 1000;
+    const failed = failures.filter((f) => f.pkg === r.pkg).length;
+    console.log(`${pad(`${r.pkg}@${r.version}`, 32)} ${padl(r.files.length, 5)} ${padl(tests, 6)} ${padl(aside.length, 6)} ${padl(plain, 6)} ${padl(plainS.toFixed(0), 7)} ${padl(r.perturbed.length, 6)} ${padl(pertS.toFixed(0), 7)} ${padl(failed, 6)}`);
+    tot.files += r.files.length; tot.tests += tests; tot.aside += aside.length; tot.plain += plain; tot.plainS += plainS; tot.pert += r.perturbed.length; tot.pertS += pertS;
+  }
   // buckets: one per (package, file, first failing test); the verdict is triage.ts's
   const buckets = new Map<string, Failure[]>();
   for (const f of failures) { const k = `${f.pkg} ${f.file} :: ${f.test}`; buckets.set(k, [...(buckets.get(k) ?? []), f]); }
-  const byVerdict = new Map<Verdict | "untriaged", number>();
+  const byVerdict = new Map<string, number>();
   for (const k of buckets.keys()) { const v = VERDICTS[k]?.verdict ?? "untriaged"; byVerdict.set(v, (byVerdict.get(v) ?? 0) + 1); }
-  console.log(`\ntotal: ${tot.pkgs} packages run (${notRun.length} not run), ${tot.files} test files, ${tot.tests} tests; ${tot.plainExec} plain file runs in ${tot.plainS.toFixed(0)} s, ${setAside.length} files set aside; ${tot.pertExec} perturbed file runs in ${tot.pertS.toFixed(0)} s; ${failures.length} failing perturbed runs in ${buckets.size} buckets; wall ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+  console.log(`\ntotal: ${results.length} packages run (${notRun.length} not run), ${tot.files} test files, ${tot.tests} tests; ${tot.plain} plain file runs (${tot.plainS.toFixed(0)} s), ${tot.aside} files set aside; ${tot.pert} perturbed file runs (${tot.pertS.toFixed(0)} s); ${failures.length} failing perturbed runs in ${buckets.size} buckets${wallS ? `; wall ${wallS.toFixed(0)} s` : ""}`);
   console.log(`buckets by verdict: ${[...byVerdict].map(([v, n]) => `${v} ${n}`).join(", ") || "none"}`);
   if (notRun.length) { console.log("\nnot run:"); for (const m of notRun) console.log(`- ${m}`); }
   if (setAside.length) { console.log("\nset aside (fail under plain node):"); for (const m of setAside) console.log(`- ${m}`); }
@@ -168,7 +191,8 @@ async function main() {
       console.log(`- [${v?.verdict ?? "untriaged"}] ${k}: ${fs.length} run(s), seeds ${fs.map((f) => f.seed).join(",")}${v ? ` — ${v.note}` : ""}\n    trace: ${fs[0]!.trace}`);
     }
   }
-  console.log(`\nresults: ${join(WORK, "results.json")}`);
 }
 
-await main();
+const reportFiles = opt("--report");
+if (reportFiles) report(reportFiles.split(",").map((f) => JSON.parse(readFileSync(f, "utf8")) as RunFile));
+else await main();

@@ -58,7 +58,7 @@ export function testFiles(pkgDir: string, files: RegExp, exclude: { re: RegExp }
 
 /** Pass/fail counts from a file's TAP output (a `# pass`/`# fail` summary, else the top-level points). */
 export function count(runner: Runner, out: string, code: number | null): Pick<Counts, "pass" | "fail" | "code" | "failed"> {
-  const failed = [...out.matchAll(/^\s*not ok \d+ - (.*)$/gm)].map((m) => m[1]!.trim());
+  const failed = [...out.matchAll(/^\s*not ok \d+(?: -)? (.*)$/gm)].map((m) => m[1]!.trim());
   if (runner === "node:test" || runner === "mocha") {
     const n = (k: string) => Number(out.match(new RegExp(`^# ${k} (\\d+)$`, "m"))?.[1] ?? NaN);
     const pass = n("pass"), fail = n("fail") + (n("cancelled") || 0);
@@ -75,7 +75,11 @@ export function count(runner: Runner, out: string, code: number | null): Pick<Co
 /** The argv (after `node` or the drop-in) that runs `file` for `runner`. */
 export function fileArgs(runner: Runner, pkgDir: string, file: string, runnerArgs: string[] = []): string[] {
   if (runner !== "mocha") return [...runnerArgs, file];
-  const mocha = createRequire(join(pkgDir, "noop.js")).resolve("mocha/bin/mocha.js");
+  // mocha 8+ names its bin bin/mocha.js, older ones bin/mocha: its package.json says which
+  const req = createRequire(join(pkgDir, "noop.js"));
+  const manifest = req.resolve("mocha/package.json");
+  const bin = (req(manifest) as { bin: Record<string, string> }).bin;
+  const mocha = join(manifest, "..", bin["mocha"] ?? bin["_mocha"]!);
   return [mocha, "--reporter", "tap", "--no-config", "--no-package", ...runnerArgs, file];
 }
 
