@@ -11,6 +11,8 @@ const pgPoolExitBeforeStdout = {
 };
 
 export const VERDICTS: Record<string, { verdict: Verdict; note: string }> = {
+  "bottleneck test/retries.js :: (fewer tests passed)": { verdict: "wall-clock test", note: "test/retries.js:41 asserts 90 < elapsed < 130 ms for two 50 ms retries" },
+  "bottleneck test/retries.js :: Retries Should retry when requested by the user (sync)": { verdict: "wall-clock test", note: "test/retries.js:41 asserts 90 < elapsed < 130 ms for two 50 ms retries" },
   // recorded before the TAP reader took mocha's "not ok N title" (no dash): same failure
   "pg-pool test/idle-timeout.js :: (fewer tests passed)": pgPoolExitBeforeStdout,
   "pg-pool test/idle-timeout.js :: idle timeout keeps old behavior when allowExitOnIdle option is not set": pgPoolExitBeforeStdout,
