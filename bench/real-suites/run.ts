@@ -10,14 +10,12 @@
 // strategy with seeds 1..N: every failing (file, seed) is listed with its
 // failing tests and its saved trace (for `fuzzfarm node --replay` /
 // `--minimize`, triage in docs/found-bugs.md).
-import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, relative } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
+import { FUZZFARM_NODE as BIN, mapLimit, npmInstall, pad, padl, runFile as runIn, testFiles as filesUnder } from "./lib";
 import { SUITES, type Suite } from "./suites";
 
-const BIN = fileURLToPath(new URL("../../packages/engine-node/bin/fuzzfarm-node.mjs", import.meta.url));
 const WORK = join(tmpdir(), "fuzzfarm-real-suites");
 const KILL_MS = 180_000;
 
@@ -28,85 +26,17 @@ const seeds = Number(opt("--seeds") ?? 3);
 const perturb = !argv.includes("--no-perturb");
 const jobs = Math.max(1, Number(opt("--jobs") ?? 1));
 
-interface Counts { pass: number; fail: number; code: number | null; ms: number; failed: string[]; out: string }
-
 const slug = (s: Suite) => s.pkg.replace(/[@/]/g, "_");
 
 function install(s: Suite): string {
   const dir = join(WORK, slug(s));
-  const pkgDir = join(dir, "node_modules", s.pkg);
-  const want = { [s.pkg]: s.version, ...s.extra };
-  const marker = join(dir, "package.json");
-  const manifest = JSON.stringify({ name: `real-suite-${slug(s)}`, private: true, dependencies: want }, null, 2);
-  if (existsSync(pkgDir) && existsSync(marker) && readFileSync(marker, "utf8") === manifest) return pkgDir;
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(marker, manifest);
-  const r = spawnSync("npm", ["install", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error"], { cwd: dir, encoding: "utf8" });
-  if (r.status !== 0) throw new Error(`npm install ${s.pkg}@${s.version} failed: ${r.stderr}`);
-  return pkgDir;
+  const r = npmInstall(dir, `real-suite-${slug(s)}`, { [s.pkg]: s.version, ...s.extra });
+  if (!r.ok) throw new Error(`npm install ${s.pkg}@${s.version} failed: ${r.why}`);
+  return join(dir, "node_modules", s.pkg);
 }
 
-function testFiles(s: Suite, pkgDir: string): string[] {
-  const out: string[] = [];
-  const walk = (d: string) => {
-    for (const f of readdirSync(d)) {
-      const p = join(d, f);
-      if (f === "node_modules" || f === "fixtures") continue;
-      if (statSync(p).isDirectory()) walk(p);
-      else {
-        const rel = relative(pkgDir, p);
-        if (s.files.test(rel) && !(s.exclude ?? []).some((x) => x.re.test(rel))) out.push(rel);
-      }
-    }
-  };
-  if (existsSync(join(pkgDir, "test"))) walk(join(pkgDir, "test"));
-  return out.sort();
-}
-
-/** Pass/fail counts from the file's TAP output (node:test summary, or tap's top-level points). */
-function count(runner: Suite["runner"], out: string, code: number | null): Omit<Counts, "ms" | "out"> {
-  const failed = [...out.matchAll(/^\s*not ok \d+ - (.*)$/gm)].map((m) => m[1]!.trim());
-  if (runner === "node:test") {
-    const n = (k: string) => Number(out.match(new RegExp(`^# ${k} (\\d+)$`, "m"))?.[1] ?? NaN);
-    const pass = n("pass"), fail = n("fail") + (n("cancelled") || 0);
-    if (Number.isFinite(pass) && Number.isFinite(fail)) return { pass, fail, code, failed };
-  } else {
-    const pass = (out.match(/^ok \d+/gm) ?? []).length, fail = (out.match(/^not ok \d+/gm) ?? []).length;
-    if (pass + fail > 0) return { pass, fail, code, failed };
-  }
-  // no summary: the file crashed or was killed before its runner reported
-  return { pass: 0, fail: 1, code, failed: [`(no test report, exit ${code})`] };
-}
-
-function runFile(cmd: string[], cwd: string, runner: Suite["runner"]): Promise<Counts> {
-  const env = { ...process.env };
-  delete env.NODE_TEST_CONTEXT;
-  delete env.NODE_OPTIONS;
-  const t0 = performance.now();
-  return new Promise((resolve) => {
-    const c = spawn(process.execPath, cmd, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
-    let out = "";
-    c.stdout.on("data", (d) => { if (out.length < 4 << 20) out += d; });
-    c.stderr.on("data", (d) => { if (out.length < 4 << 20) out += d; });
-    const kill = setTimeout(() => c.kill("SIGKILL"), KILL_MS);
-    c.on("close", (code) => {
-      clearTimeout(kill);
-      resolve({ ...count(runner, out, code), ms: performance.now() - t0, out });
-    });
-  });
-}
-
-async function mapLimit<T, R>(items: T[], limit: number, fn: (x: T) => Promise<R>): Promise<R[]> {
-  const res: R[] = new Array(items.length);
-  let next = 0;
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) { const i = next++; res[i] = await fn(items[i]!); }
-  }));
-  return res;
-}
-
-const pad = (s: string | number, n: number) => String(s).padEnd(n);
-const padl = (s: string | number, n: number) => String(s).padStart(n);
+const testFiles = (s: Suite, pkgDir: string) => filesUnder(pkgDir, s.files, s.exclude);
+const runFile = (cmd: string[], cwd: string, runner: Suite["runner"]) => runIn(cmd, cwd, runner, KILL_MS);
 
 async function main() {
   mkdirSync(join(WORK, "traces"), { recursive: true });
