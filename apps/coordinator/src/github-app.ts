@@ -7,7 +7,8 @@
 //   FUZZFARM_GITHUB_TIME                        campaign length (default 5m)
 //   FUZZFARM_GITHUB_JOB_SECONDS                 work per job (default: fuzzfarm ci's)
 //   FUZZFARM_GITHUB_API_URL                     API root (default https://api.github.com; GHES: https://HOST/api/v3)
-//   FUZZFARM_GITHUB_WORKDIR                     clones and worktrees (default <dataDir>/github)
+//   FUZZFARM_GITHUB_WORKDIR                     clones and worktrees (default <dataDir>-github: beside the data
+//                                               directory, never inside it, which the fs sandbox leaves out of a target's view)
 //   FUZZFARM_GITHUB_TARGET_ENV                  names of further variables the pull request's target needs (comma-separated; never a farm secret)
 // Without an App id the webhook endpoint stays off (404).
 //
@@ -85,7 +86,7 @@ export function githubAppFromEnv(env: NodeJS.ProcessEnv, dataDir: string, log: (
   const childEnv = ciChildEnv(env, dataDir);
   const start = pullRequestChecks({
     client: { auth: { kind: "app", appId, privateKey }, baseUrl: env.FUZZFARM_GITHUB_API_URL || undefined },
-    runner: githubRunner({ workDir: env.FUZZFARM_GITHUB_WORKDIR ?? join(dataDir, "github"), target, time: env.FUZZFARM_GITHUB_TIME ?? "5m", jobSeconds: env.FUZZFARM_GITHUB_JOB_SECONDS, cli: { main: CLI_MAIN, execArgv: ["--import", "tsx"], cwd: REPO_ROOT }, env: childEnv, log }),
+    runner: githubRunner({ workDir: env.FUZZFARM_GITHUB_WORKDIR ?? `${dataDir}-github`, target, time: env.FUZZFARM_GITHUB_TIME ?? "5m", jobSeconds: env.FUZZFARM_GITHUB_JOB_SECONDS, cli: { main: CLI_MAIN, execArgv: ["--import", "tsx"], cwd: REPO_ROOT }, env: childEnv, log }),
     log,
   });
   log(`GitHub App ${appId}: webhook on /api/github/webhook, target ${target}`);
