@@ -69,8 +69,9 @@ test("ci: the pull request's code runs sandboxed with an allow-listed environmen
     assert.ok(seen.PATH, "PATH is passed on");
     assert.deepEqual(
       Object.keys(seen).filter((k) => !["PATH", "HOME", "LANG", "LANGUAGE", "TZ", "TERM", "FF_TARGET_GREETING"].includes(k) && !k.startsWith("LC_")),
-      // what the engines add themselves (the input engine's harness none; the node engine its config file)
-      Object.keys(seen).filter((k) => k === "FUZZFARM_NODE" || k === "UV_THREADPOOL_SIZE"),
+      // what the engines add themselves (the input engine's harness none; the node engine its config file), and
+      // PWD, which bubblewrap sets to the directory it starts the target in
+      Object.keys(seen).filter((k) => k === "FUZZFARM_NODE" || k === "UV_THREADPOOL_SIZE" || k === "PWD"),
       `only allow-listed names: ${Object.keys(seen).join(", ")}`,
     );
     assert.match(m[2]!, /^unreadable:/, "the job key file is hidden");
