@@ -25,7 +25,7 @@ import { classifyFindings, countReplayHits, sameBugRule } from "@fuzzfarm/coordi
 import { execute } from "@fuzzfarm/engine-node";
 import { inputEngine } from "@fuzzfarm/engine-input";
 import { wasmEngine } from "@fuzzfarm/engine-wasm";
-import { Finding, parseJob, parseResult, type JobFor, type Outcome } from "@fuzzfarm/protocol";
+import { Finding, parseJob, publishableResult, type JobFor, type Outcome } from "@fuzzfarm/protocol";
 import { minimizeCheck } from "@fuzzfarm/worker";
 import { REPO_ROOT } from "../src/context";
 import { reproducedBucket } from "../src/commands/repro";
@@ -80,7 +80,7 @@ async function wasmFindings(seedStart: number, runs: number): Promise<Finding[]>
 }
 
 const resultOf = (findings: Finding[], jobId: string) =>
-  parseResult({ jobId, campaignId, workerId: "w", engine: "node", execs: findings.length, busyMs: 1, findings, startedAt: new Date().toISOString(), finishedAt: new Date().toISOString() });
+  publishableResult({ execs: findings.length, busyMs: 1, findings }, { jobId, campaignId, workerId: "w", engine: "node", kind: "fuzz", startedAt: new Date().toISOString(), finishedAt: new Date().toISOString() });
 
 /** Classify and record one report as a fuzz job's result would be; returns the bucket it went to. */
 async function record(f: Finding): Promise<string> {

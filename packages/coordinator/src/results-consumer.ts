@@ -105,23 +105,28 @@ export function startResultsConsumer(deps: ResultsConsumerDeps): ResultsConsumer
     async (job: QueueJob<unknown>) => {
       // Results are published as `r-<job id>` (queue's publishResult): the job that a refused result fails.
       const jobId = job.id?.startsWith("r-") ? job.id.slice(2) : undefined;
-      let r: JobResult;
-      let row: Awaited<ReturnType<typeof jobOfResult>>;
-      try {
-        checkResultBytes(await connection.hstrlen(`${queues.prefix}:${RESULTS_QUEUE}:${job.id}`, "data"), jobId ?? String(job.id));
-        r = parseResult(job.data);
-        if (r.jobId !== jobId) throw new Error(`result ${job.id} names job ${r.jobId}`);
-        row = await jobOfResult(db, r.jobId);
-        if (!row) throw new Error(`no job ${r.jobId}`);
-        if (row.campaignId !== r.campaignId || row.kind !== r.kind)
-          throw new Error(`job ${r.jobId} is a ${row.kind} job of campaign ${row.campaignId}, the result says ${r.kind} of ${r.campaignId}`);
-        if (r.kind !== "fuzz" && !row.bucketId) throw new Error(`${r.kind} job ${r.jobId} names no bucket`);
-      } catch (e) {
+      // A result that breaks a rule is refused for good; a Redis or database error on the way is thrown as it
+      // is, so BullMQ retries the result (it waits in Redis while PostgreSQL is down).
+      const refuse = async (e: unknown): Promise<never> => {
         const why = oneLine(e);
         logger.error({ resultId: job.id, jobId, err: e }, `refused result ${job.id}: ${why}`);
         if (jobId) await markJobFailed(db, jobId, `result refused: ${why}`).catch((f) => logger.error({ jobId, err: f }, `job ${jobId} not marked failed: ${oneLine(f)}`));
         throw new UnrecoverableError(why);
+      };
+      const bytes = await connection.hstrlen(`${queues.prefix}:${RESULTS_QUEUE}:${job.id}`, "data");
+      let r: JobResult;
+      try {
+        checkResultBytes(bytes, jobId ?? String(job.id));
+        r = parseResult(job.data);
+        if (r.jobId !== jobId) throw new Error(`result ${job.id} names job ${r.jobId}`);
+      } catch (e) {
+        return refuse(e);
       }
+      const row = await jobOfResult(db, r.jobId);
+      if (!row) return refuse(new Error(`no job ${r.jobId}`));
+      if (row.campaignId !== r.campaignId || row.kind !== r.kind)
+        return refuse(new Error(`job ${r.jobId} is a ${row.kind} job of campaign ${row.campaignId}, the result says ${r.kind} of ${r.campaignId}`));
+      if (r.kind !== "fuzz" && !row.bucketId) return refuse(new Error(`${r.kind} job ${r.jobId} names no bucket`));
       const camp = await findCampaign(db, r.campaignId);
       if (!camp) throw new UnrecoverableError(`result for unknown campaign ${r.campaignId}`);
       if (r.kind !== "fuzz") {

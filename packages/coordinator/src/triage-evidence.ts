@@ -22,7 +22,7 @@ import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { createCampaign, insertJobs, upsertTarget, applyResult, type Db } from "@fuzzfarm/db";
-import { findingKind, parseJob, parseResult, type Engine, type EngineResultInput, type JobPayloadInput, type Reproducer } from "@fuzzfarm/protocol";
+import { findingKind, parseJob, publishableResult, type Engine, type EngineResultInput, type JobPayloadInput, type Reproducer } from "@fuzzfarm/protocol";
 import { classifyFindings } from "./classify";
 
 /** One campaign's worth of jobs against one target. */
@@ -235,7 +235,8 @@ export async function collectEvidence(db: Db, opts: EvidenceOptions): Promise<Ev
       } finally {
         rmSync(workDir, { recursive: true, force: true });
       }
-      const r = parseResult({ ...res, jobId: q.jobId, campaignId: q.campaignId, workerId: "evidence", engine: job.engine, kind: "fuzz", startedAt, finishedAt: new Date().toISOString() });
+      // published as a worker publishes it: findings keep only what a result may report
+      const r = publishableResult(res, { jobId: q.jobId, campaignId: q.campaignId, workerId: "evidence", engine: job.engine, kind: "fuzz", startedAt, finishedAt: new Date().toISOString() });
       if (r.error) throw new Error(`job ${q.jobId} on ${q.plan.targetPath}: ${r.error.kind}: ${r.error.message}`);
       // Results are applied one at a time, like the coordinator's results consumer (concurrency 1).
       applying = applying.then(async () => {
