@@ -6,11 +6,9 @@
 // no database, no farm. Paths inside the checkout are stored as {{repo}}.
 // For the input engine the input's raw bytes sit beside it (<id>.input).
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { basename, join, resolve } from "node:path";
-import { FuzzFarmError, findingKind, type EngineName, type Outcome } from "@fuzzfarm/protocol";
-import { loadEngines } from "@fuzzfarm/worker";
+import { FuzzFarmError } from "@fuzzfarm/protocol";
+import { reproduceAndCount, writeReproVerdict } from "../reproduce-runs";
 import { repoRootOf } from "./git";
 import { referenceState, sameBug } from "./replay";
 import { localize, relocate } from "./state";
@@ -66,7 +64,7 @@ export function writeReproducerFile(dir: string, root: string, b: Omit<Reproduce
 }
 
 /** `fuzzfarm repro FILE`: run a reproducer file in the repository around the current directory (or --root). */
-export async function reproFile(path: string, f: { runs?: number; json?: boolean; root?: string }, out = process.stdout): Promise<number> {
+export async function reproFile(path: string, f: { runs?: number; json?: boolean; root?: string }, allowedOptimizers: string[] | undefined, out = process.stdout): Promise<number> {
   let file: ReproducerFile;
   try {
     file = JSON.parse(readFileSync(path, "utf8")) as ReproducerFile;
@@ -81,26 +79,6 @@ export async function reproFile(path: string, f: { runs?: number; json?: boolean
   const local = localize(file, root);
   const ref = referenceState(local, root);
   if (!ref) throw new FuzzFarmError("FF_ERR_CONFIG", `${path} holds no valid reproducer`);
-  const { engines, missing } = await loadEngines([ref.repro.engine as EngineName]);
-  if (!engines[0]) throw new FuzzFarmError("FF_ERR_ENGINE_UNAVAILABLE", `engine ${ref.repro.engine} unavailable: ${missing[0]?.why}`);
-  const runs = f.runs ?? 1;
-  let hits = 0;
-  const outcomes: Outcome[] = [];
-  const workDir = await mkdtemp(join(tmpdir(), "ffrepro-"));
-  try {
-    for (let i = 0; i < runs; i++) {
-      const o = await engines[0].reproduce({ path: target }, ref.repro, { signal: new AbortController().signal, workDir });
-      outcomes.push(o);
-      if (sameBug(o, { root }, ref.state)) hits++;
-    }
-  } finally {
-    await rm(workDir, { recursive: true, force: true });
-  }
-  if (f.json) out.write(`${JSON.stringify({ file: path, bucketId: file.id, target: file.target, runs, reproduced: hits, outcomes: outcomes.map((o) => (o.kind === "ok" ? "ok" : `${findingKind(o)}: ${o.message}`)) })}\n`);
-  else {
-    out.write(`${file.id} (${file.kind}: ${file.title}): ${hits > 0 ? "reproduced" : "did not reproduce"} in ${hits}/${runs} run(s)\n`);
-    const last = outcomes[outcomes.length - 1];
-    if (last && last.kind !== "ok") out.write(`${last.stack.split("\n").slice(0, 10).join("\n")}\n`);
-  }
-  return hits > 0 ? 0 : 1;
+  const r = await reproduceAndCount(target, ref.repro, f.runs ?? 1, allowedOptimizers, (o) => sameBug(o, { root }, ref.state) !== null);
+  return writeReproVerdict(out, f.json, { file: path, bucketId: file.id, target: file.target }, `${file.id} (${file.kind}: ${file.title})`, r);
 }
